@@ -1,0 +1,138 @@
+"""Find and load cases and their answers, failing with messages that name the file and field."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from harness.errors import InputError
+from harness.models import AnswerKey, CaseManifest, ReferencePlan
+
+M = TypeVar("M", bound=BaseModel)
+CASE_ID = re.compile(r"^case_\d\d$")
+
+
+@dataclass(frozen=True)
+class Case:
+    """A case folder (what the agent sees) joined with its answer folder (what it never sees)."""
+
+    id: str
+    case_dir: Path
+    answer_dir: Path
+    manifest: CaseManifest
+    key: AnswerKey
+    reference: ReferencePlan
+
+    @property
+    def verifier_path(self) -> Path:
+        return self.answer_dir / self.key.verifier
+
+    @property
+    def gold_patch_path(self) -> Path:
+        return self.answer_dir / self.key.gold_patch
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The project root: $ML_DEBUG_BENCH_ROOT, else the nearest folder holding cases/ and answers/."""
+    env = os.environ.get("ML_DEBUG_BENCH_ROOT")
+    if env:
+        return Path(env).resolve()
+    candidates = [Path(start or Path.cwd()).resolve()]
+    candidates += list(candidates[0].parents)
+    candidates.append(Path(__file__).resolve().parent.parent)
+    for c in candidates:
+        if (c / "cases").is_dir() and (c / "answers").is_dir():
+            return c
+    raise InputError(start or Path.cwd(), "no cases/ and answers/ folders here or above; set ML_DEBUG_BENCH_ROOT")
+
+
+def _format_validation(exc: ValidationError) -> tuple[str, str]:
+    first = exc.errors()[0]
+    field = ".".join(str(p) for p in first["loc"]) or "(root)"
+    kind = first["type"]
+    msg = "unknown field (not allowed)" if kind == "extra_forbidden" else first["msg"]
+    more = len(exc.errors()) - 1
+    if more:
+        msg += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return field, msg
+
+
+def load_record(path: Path, model: type[M]) -> M:
+    """Parse a TOML or JSON file into ``model``; every failure names the file and the field."""
+    if not path.is_file():
+        raise InputError(path, "file not found")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"cannot read: {exc}") from exc
+    try:
+        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(path, f"invalid TOML: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"invalid JSON: {exc}") from exc
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        field, msg = _format_validation(exc)
+        raise InputError(path, msg, field=field) from exc
+
+
+def list_case_ids(root: Path) -> list[str]:
+    cases = root / "cases"
+    if not cases.is_dir():
+        raise InputError(cases, "cases folder not found")
+    return sorted(p.name for p in cases.iterdir() if p.is_dir() and CASE_ID.match(p.name))
+
+
+def _check_consistency(case: Case) -> None:
+    key_path = case.answer_dir / "key.toml"
+    if case.manifest.id != case.id:
+        raise InputError(case.case_dir / "case.toml", f"id '{case.manifest.id}' does not match folder '{case.id}'", "id")
+    if case.key.case_id != case.id:
+        raise InputError(key_path, f"case_id '{case.key.case_id}' does not match folder '{case.id}'", "case_id")
+    if not (case.case_dir / "README.md").is_file():
+        raise InputError(case.case_dir / "README.md", "file not found (every case needs its symptom report)")
+    for field, rel in (("gold_patch", case.key.gold_patch), ("verifier", case.key.verifier)):
+        if not (case.answer_dir / rel).is_file():
+            raise InputError(key_path, f"'{rel}' not found in {case.answer_dir}", field)
+    for i, over in enumerate(case.key.over_fixes):
+        if not (case.answer_dir / over.patch).is_file():
+            raise InputError(key_path, f"'{over.patch}' not found in {case.answer_dir}", f"over_fixes.{i}.patch")
+    for i, loc in enumerate(case.key.locations):
+        target = case.case_dir / loc.file
+        if not target.is_file():
+            raise InputError(key_path, f"'{loc.file}' is not a file of {case.case_dir}", f"locations.{i}.file")
+        n_lines = len(target.read_text(encoding="utf-8").splitlines())
+        if loc.end_line > n_lines:
+            raise InputError(key_path, f"end_line {loc.end_line} is past the end of {loc.file} ({n_lines} lines)", f"locations.{i}.end_line")
+
+
+def load_case(root: Path, case_id: str) -> Case:
+    case_dir = root / "cases" / case_id
+    answer_dir = root / "answers" / case_id
+    if not case_dir.is_dir():
+        raise InputError(case_dir, f"no such case (known: {', '.join(list_case_ids(root)) or 'none'})")
+    if not answer_dir.is_dir():
+        raise InputError(answer_dir, f"case '{case_id}' has no answer folder")
+    case = Case(
+        id=case_id,
+        case_dir=case_dir,
+        answer_dir=answer_dir,
+        manifest=load_record(case_dir / "case.toml", CaseManifest),
+        key=load_record(answer_dir / "key.toml", AnswerKey),
+        reference=load_record(answer_dir / "reference.toml", ReferencePlan),
+    )
+    _check_consistency(case)
+    return case
+
+
+def load_cases(root: Path, case_ids: list[str] | None = None) -> list[Case]:
+    return [load_case(root, cid) for cid in (case_ids or list_case_ids(root))]

@@ -1,0 +1,23 @@
+"""Typed errors. Library code raises these; only the CLI turns them into messages and exit codes."""
+
+
+class BenchError(Exception):
+    """Base for every error the harness raises on purpose."""
+
+
+class InputError(BenchError):
+    """A file the user gave us is missing or malformed. The message names the file and the field."""
+
+    def __init__(self, path, message: str, field: str | None = None):
+        self.path = str(path)
+        self.field = field
+        where = f"{self.path}" + (f": field '{field}'" if field else "")
+        super().__init__(f"{where}: {message}")
+
+
+class InfraError(BenchError):
+    """The harness itself could not do its job (workspace, exec, sandbox)."""
+
+
+class ConfigError(BenchError):
+    """A setting or flag is wrong or missing (API key, unknown agent, ...)."""

@@ -1,0 +1,259 @@
+"""Every record the harness reads or writes, as pydantic models.
+
+This module imports nothing else from the project: all other parts import it.
+Unknown fields are errors everywhere (``extra="forbid"``) so a typo in a case
+manifest or answer key fails loudly instead of being silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- cases and answers -------------------------------------------------------
+
+
+class CaseManifest(Record):
+    """``cases/case_NN/case.toml``: how to run the case. The agent sees it, so no hints."""
+
+    id: str
+    run: str = Field(description="shell command, run in the workspace, that shows the symptom")
+    timeout_seconds: float = Field(default=60.0, gt=0)
+
+
+class Location(Record):
+    """Where the bug lives: a file and an inclusive 1-based line span."""
+
+    file: str
+    start_line: int = Field(ge=1)
+    end_line: int = Field(ge=1)
+    symbol: str | None = None
+
+    @field_validator("end_line")
+    @classmethod
+    def _span_ordered(cls, end: int, info) -> int:
+        start = info.data.get("start_line")
+        if start is not None and end < start:
+            raise ValueError(f"end_line {end} is before start_line {start}")
+        return end
+
+
+class OverFix(Record):
+    """A naive patch that hides the symptom without fixing the cause; the verifier must reject it."""
+
+    name: str
+    patch: str = Field(description="path of the patch, relative to the answer folder")
+    description: str
+
+
+class AnswerKey(Record):
+    """``answers/case_NN/key.toml``: the hidden answer, in the project's own words."""
+
+    case_id: str
+    canary: str = Field(min_length=16)
+    root_cause: str
+    discriminating_test: str
+    requires_localization: bool
+    paraphrases: list[str] = Field(min_length=1)
+    near_misses: list[str] = Field(min_length=1, description="diagnoses that sound close but must FAIL")
+    competitors: list[str] = Field(min_length=1, description="hypotheses the discriminating test must separate")
+    instrumentation: str = Field(
+        default="Adding prints, logging, asserts or a separate probe script does not change behaviour; "
+        "editing the training code, model, data pipeline or config does.",
+        description="grading note: which edits count as instrumentation",
+    )
+    locations: list[Location] = Field(min_length=1)
+    leak_terms: list[str] = Field(default_factory=list, description="phrases that must never appear in the case folder")
+    gold_patch: str = "gold.patch"
+    verifier: str = "verify.py"
+    verifier_timeout_seconds: float = Field(default=300.0, gt=0)
+    over_fixes: list[OverFix] = Field(default_factory=list)
+
+
+class ReferenceStep(Record):
+    """One command of the reference investigation, run for real in the workspace."""
+
+    command: str
+    thought: str = Field(description="what the investigator expects this command to tell apart")
+
+
+class Report(Record):
+    """What an agent submits at the end. Kept small on purpose (see DESIGN.md)."""
+
+    root_cause: str
+    location: str = Field(default="", description="file:line or file:start-end; several separated by ';'")
+    fix: str = ""
+    evidence: str = ""
+
+
+class ReferencePlan(Record):
+    """``answers/case_NN/reference.toml``: what the oracle agent does."""
+
+    steps: list[ReferenceStep] = Field(min_length=1)
+    report: Report
+
+
+# --- transcripts ---------------------------------------------------------------
+
+
+class EventBase(Record):
+    id: int = Field(ge=0, description="position in the transcript, 0-based, strictly increasing")
+    t: float = Field(description="seconds since the sample started")
+
+
+class MessageEvent(EventBase):
+    kind: Literal["message"] = "message"
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class ToolCallEvent(EventBase):
+    kind: Literal["tool_call"] = "tool_call"
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+class ToolResultEvent(EventBase):
+    kind: Literal["tool_result"] = "tool_result"
+    call_id: str
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int | None = None
+    duration_s: float = 0.0
+    timed_out: bool = False
+    stdout_bytes: int = Field(default=0, description="bytes the command really wrote, before the cap")
+    stderr_bytes: int = 0
+    truncated: bool = Field(default=False, description="True when stdout or stderr was cut to the cap")
+    error: str | None = Field(default=None, description="a tool error shown to the agent (bad arguments, ...)")
+
+
+class FileEditEvent(EventBase):
+    kind: Literal["file_edit"] = "file_edit"
+    call_id: str | None = None
+    path: str
+    diff: str
+
+
+class ModelCallEvent(EventBase):
+    """One request/response pair with an LLM, as sent and received."""
+
+    kind: Literal["model_call"] = "model_call"
+    provider: str
+    request: dict[str, Any]
+    response: dict[str, Any] | None = None
+    error: str | None = None
+    latency_s: float = 0.0
+
+
+class UsageEvent(EventBase):
+    kind: Literal["usage"] = "usage"
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = Field(default=None, description="None when the model's price is unknown")
+
+
+class ReportEvent(EventBase):
+    kind: Literal["report"] = "report"
+    report: Report
+
+
+class ErrorEvent(EventBase):
+    kind: Literal["error"] = "error"
+    error_type: str
+    message: str
+
+
+Event = Annotated[
+    Union[MessageEvent, ToolCallEvent, ToolResultEvent, FileEditEvent, ModelCallEvent, UsageEvent, ReportEvent, ErrorEvent],
+    Field(discriminator="kind"),
+]
+
+
+class EventLine(Record):
+    """Wrapper used to parse one JSONL line into the right event type."""
+
+    event: Event
+
+
+# --- grading -------------------------------------------------------------------
+
+VerdictStatus = Literal["pass", "fail", "not_applicable", "unscored"]
+CRITERIA_LLM = ("root_cause", "discriminating_test", "localization")
+CRITERIA_DETERMINISTIC = ("location_match", "fix_verified", "fallback_added", "answer_leak")
+
+
+class Evidence(Record):
+    event_id: int
+    quote: str
+
+
+class Verdict(Record):
+    """One criterion's grade. ``unscored`` is never counted as pass or fail, but always shown."""
+
+    criterion: str
+    status: VerdictStatus
+    reason: str | None = Field(default=None, description="why unscored (not_judged, judge_error, ...) or a short why")
+    evidence: list[Evidence] = Field(default_factory=list)
+    reasoning: str = ""
+    grader: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+# --- samples and runs ------------------------------------------------------------
+
+SampleStatus = Literal["completed", "limit_reached", "agent_error", "infra_error"]
+
+
+class TokenUsage(Record):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+
+
+class SampleResult(Record):
+    """One (agent, condition, case, epoch): what happened and how it was graded."""
+
+    sample_id: str
+    agent: str
+    condition: str
+    case_id: str
+    epoch: int = Field(ge=0)
+    status: SampleStatus
+    error: str | None = None
+    report: Report | None = None
+    transcript: str = Field(description="path of the transcript, relative to the run folder")
+    transcript_sha256: str
+    diff: str = Field(description="path of the final workspace diff, relative to the run folder")
+    started_at: str
+    duration_s: float
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    verdicts: dict[str, Verdict] = Field(default_factory=dict)
+
+
+class RunManifest(Record):
+    """``results/<run_id>/manifest.json``: everything needed to trust, resume or compare a run."""
+
+    run_id: str
+    created_at: str
+    harness_version: str
+    agent: str
+    agent_settings: dict[str, Any] = Field(default_factory=dict)
+    conditions: list[str]
+    case_ids: list[str]
+    epochs: int = Field(ge=1)
+    case_sha256: dict[str, str]
+    answer_sha256: dict[str, str]
+    prompt_template_sha256: str
+    skill_sha256: str | None = None
+    judge: str | None = None
+    judge_prompt_sha256: str | None = None
+    sandbox: str
+    platform: dict[str, str] = Field(default_factory=dict)

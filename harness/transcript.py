@@ -1,0 +1,62 @@
+"""Append-only JSONL transcripts: every event is written and flushed as it happens."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from harness.errors import InputError
+from harness.models import Event
+
+_EVENT = TypeAdapter(Event)
+
+
+class TranscriptWriter:
+    """Numbers events, stamps them, and appends each one to disk before returning it.
+
+    A killed run therefore keeps everything up to its last step.
+    """
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = open(self.path, "a", encoding="utf-8")
+        self._start = time.monotonic()
+        self.events: list[Any] = []
+
+    def append(self, kind: str, **fields: Any):
+        event = _EVENT.validate_python({"kind": kind, "id": len(self.events),
+                                        "t": round(time.monotonic() - self._start, 4), **fields})
+        self._fh.write(event.model_dump_json() + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self.events.append(event)
+        return event
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def read_transcript(path: Path) -> list[Any]:
+    """Parse a transcript; a bad line is an error naming the file and line, not a silent skip."""
+    events = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            events.append(_EVENT.validate_python(json.loads(line)))
+        except (json.JSONDecodeError, ValidationError) as exc:
+            raise InputError(path, f"line {n} is not a valid event: {exc}".splitlines()[0]) from exc
+    return events

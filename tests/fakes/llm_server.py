@@ -1,0 +1,135 @@
+"""A scripted loopback HTTP server that speaks the OpenAI and Anthropic wire formats.
+
+Tests drive it through the real ``openai`` and ``anthropic`` SDKs (never mocked): give it a
+list of scripted replies, point the SDK's ``base_url`` at it, and read back the requests it
+received. Replies are served in order, whatever the path; an exhausted script answers 500
+so a test that under-scripts fails loudly instead of hanging.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    body: dict[str, Any] | str
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+
+
+@dataclass
+class Received:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any] | None
+
+
+class ScriptedLLMServer:
+    """``with ScriptedLLMServer([Reply(...), ...]) as srv: srv.openai_base_url / srv.anthropic_base_url``."""
+
+    def __init__(self, replies: list[Reply] | None = None):
+        self.replies = list(replies or [])
+        self.requests: list[Received] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+            def do_POST(self):
+                length = int(self.headers.get("content-length", 0))
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except json.JSONDecodeError:
+                    body = None
+                with server._lock:
+                    server.requests.append(Received("POST", self.path, dict(self.headers), body))
+                    reply = server.replies.pop(0) if server.replies else Reply(
+                        {"error": {"message": "script exhausted", "type": "server_error"}}, status=500)
+                if reply.delay_s:
+                    time.sleep(reply.delay_s)
+                data = (reply.body if isinstance(reply.body, str) else json.dumps(reply.body)).encode()
+                self.send_response(reply.status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for k, v in reply.headers.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def openai_base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def add(self, *replies: Reply) -> None:
+        with self._lock:
+            self.replies.extend(replies)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+# --- reply builders: minimal but complete bodies of each API -------------------------
+
+
+def openai_chat(content: str | None = None, tool_calls: list[tuple[str, dict | str]] | None = None,
+                model: str = "fake-model", prompt_tokens: int = 100, completion_tokens: int = 20) -> dict:
+    """A Chat Completions response; ``tool_calls`` is [(name, arguments dict or raw JSON string)]."""
+    calls = [{"id": f"call_{uuid.uuid4().hex[:10]}", "type": "function",
+              "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
+             for name, args in (tool_calls or [])]
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = calls
+    return {"id": f"chatcmpl-{uuid.uuid4().hex[:10]}", "object": "chat.completion", "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens}}
+
+
+def anthropic_message(text: str | None = None, tool_uses: list[tuple[str, dict]] | None = None,
+                      model: str = "fake-model", input_tokens: int = 100, output_tokens: int = 20) -> dict:
+    """A Messages API response; ``tool_uses`` is [(name, input dict)]."""
+    content: list[dict[str, Any]] = []
+    if text:
+        content.append({"type": "text", "text": text})
+    for name, args in tool_uses or []:
+        content.append({"type": "tool_use", "id": f"toolu_{uuid.uuid4().hex[:10]}", "name": name, "input": args})
+    return {"id": f"msg_{uuid.uuid4().hex[:10]}", "type": "message", "role": "assistant", "model": model,
+            "content": content, "stop_reason": "tool_use" if tool_uses else "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens}}
+
+
+def openai_error(status: int, message: str = "error", kind: str = "server_error") -> Reply:
+    return Reply({"error": {"message": message, "type": kind, "code": None}}, status=status)
+
+
+def anthropic_error(status: int, message: str = "error", kind: str = "api_error") -> Reply:
+    return Reply({"type": "error", "error": {"type": kind, "message": message}}, status=status)
