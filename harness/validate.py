@@ -88,19 +88,20 @@ def check_gold_passes(case: Case) -> Check:
                  duration_s=out["duration_s"])
 
 
+def check_over_fix(case: Case, over) -> Check:
+    try:
+        out = _verify_variant(case, case.answer_dir / over.patch)
+        ok, detail = not out["passed"], _describe(out)
+    except Exception as exc:
+        ok, detail, out = False, f"over-fix patch failed to apply: {exc}", {"duration_s": 0.0}
+    return Check(case_id=case.id, name=f"over_fix_rejected:{over.name}", passed=ok, detail=detail,
+                 duration_s=out["duration_s"])
+
+
 def check_over_fixes(case: Case) -> list[Check]:
-    checks = []
     if not case.key.over_fixes:
         return [Check(case_id=case.id, name="over_fixes_named", passed=False, detail="the key names no over-fix")]
-    for over in case.key.over_fixes:
-        try:
-            out = _verify_variant(case, case.answer_dir / over.patch)
-            ok, detail = not out["passed"], _describe(out)
-        except Exception as exc:
-            ok, detail, out = False, f"over-fix patch failed to apply: {exc}", {"duration_s": 0.0}
-        checks.append(Check(case_id=case.id, name=f"over_fix_rejected:{over.name}", passed=ok, detail=detail,
-                            duration_s=out["duration_s"]))
-    return checks
+    return [check_over_fix(case, over) for over in case.key.over_fixes]
 
 
 def check_agents(case: Case, root: Path) -> list[Check]:

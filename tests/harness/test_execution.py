@@ -1,0 +1,62 @@
+"""Timeouts kill the whole process group; output caps are recorded, never silent."""
+
+import os
+import time
+import uuid
+from pathlib import Path
+
+from harness.execution import cap_text, run_shell
+
+
+def _alive_with(token: str) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if token in cmdline and entry.name != str(os.getpid()):
+                pids.append(int(entry.name))
+    return pids
+
+
+def test_timeout_kills_grandchildren(tmp_path):
+    token = f"mldb{uuid.uuid4().hex[:8]}"
+    marker = tmp_path / "survivor"
+    # a child shell that starts a grandchild sleeper, then the parent waits too
+    cmd = f"bash -c 'sleep 30; : {token}' & (sleep 2; touch {marker}) & sleep 30"
+    t0 = time.monotonic()
+    res = run_shell(cmd, tmp_path, timeout=1.0)
+    assert res.timed_out and res.exit_code is None
+    assert time.monotonic() - t0 < 10
+    assert "timed out" in res.stderr
+    time.sleep(2.5)
+    assert not marker.exists(), "a grandchild survived the timeout"
+    assert _alive_with(token) == []
+
+
+def test_background_children_killed_after_normal_exit(tmp_path):
+    token = f"mldb{uuid.uuid4().hex[:8]}"
+    res = run_shell(f"bash -c 'sleep 30; : {token}' & echo started", tmp_path, timeout=10)
+    assert res.exit_code == 0 and res.stdout.strip() == "started" and not res.timed_out
+    time.sleep(0.2)
+    assert _alive_with(token) == []
+
+
+def test_output_cap_is_recorded(tmp_path):
+    res = run_shell("python -c \"print('x' * 100000)\"", tmp_path, timeout=30, output_cap=1000)
+    assert res.truncated
+    assert res.stdout_bytes == 100001
+    assert "bytes cut by the harness output cap" in res.stdout
+    assert len(res.stdout) < 1200
+
+
+def test_small_output_is_untouched():
+    text, cut = cap_text(b"hello\n", 100)
+    assert text == "hello\n" and not cut
+
+
+def test_exit_code_and_stderr(tmp_path):
+    res = run_shell("echo oops >&2; exit 3", tmp_path, timeout=10)
+    assert res.exit_code == 3 and res.stderr.strip() == "oops" and not res.truncated

@@ -1,0 +1,45 @@
+"""The front door: `run`, `report` and `validate` as a user calls them."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from harness.results import read_samples
+
+
+def _cli(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "harness.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=600)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("agent,expected", [("reference", "pass"), ("null", "fail")])
+def test_run_and_report_case_01(project_root, tmp_path, agent, expected):
+    res = _cli("run", "--agent", agent, "--out", str(tmp_path), "case_01", cwd=project_root)
+    assert res.returncode == 0, res.stderr
+    (run_dir,) = list(tmp_path.iterdir())
+    samples = read_samples(run_dir)
+    assert len(samples) == 1
+    v = samples[0].verdicts
+    assert v["location_match"].status == expected and v["fix_verified"].status == expected
+    # LLM criteria are never pass or fail before a judge ran
+    assert {v[c].status for c in ("root_cause", "discriminating_test", "localization")} == {"unscored"}
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert set(manifest["case_sha256"]) == {"case_01"} and manifest["prompt_template_sha256"]
+    transcript = (run_dir / samples[0].transcript).read_text().splitlines()
+    assert transcript and all(json.loads(line)["id"] == i for i, line in enumerate(transcript))
+    report = _cli("report", str(run_dir), cwd=project_root)
+    assert report.returncode == 0 and "case_01" in report.stdout and "not judged" in report.stdout
+
+
+def test_report_on_a_non_run_folder_is_a_clear_error(project_root, tmp_path):
+    res = _cli("report", str(tmp_path), cwd=project_root)
+    assert res.returncode == 2
+    assert "manifest.json not found" in res.stderr
+
+
+def test_validate_unknown_case_is_a_clear_error(project_root):
+    res = _cli("validate", "case_99", cwd=project_root)
+    assert res.returncode == 2 and "no such case" in res.stderr
