@@ -21,3 +21,12 @@ class InfraError(BenchError):
 
 class ConfigError(BenchError):
     """A setting or flag is wrong or missing (API key, unknown agent, ...)."""
+
+
+class RunAborted(BenchError):
+    """The run stopped before its plan finished because going on could only fail the same way
+    (e.g. the API refused the key). Everything recorded so far is kept in ``run_dir``."""
+
+    def __init__(self, message: str, run_dir):
+        self.run_dir = run_dir
+        super().__init__(message)

@@ -235,6 +235,7 @@ class SampleResult(Record):
     started_at: str
     duration_s: float
     usage: TokenUsage = Field(default_factory=TokenUsage)
+    tool_errors: int = Field(default=0, ge=0, description="malformed or failed tool calls the agent was shown")
     verdicts: dict[str, Verdict] = Field(default_factory=dict)
 
 

@@ -72,7 +72,7 @@ class ScriptedLLMServer:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def openai_base_url(self) -> str:
@@ -127,9 +127,28 @@ def anthropic_message(text: str | None = None, tool_uses: list[tuple[str, dict]]
             "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens}}
 
 
-def openai_error(status: int, message: str = "error", kind: str = "server_error") -> Reply:
-    return Reply({"error": {"message": message, "type": kind, "code": None}}, status=status)
+def openai_error(status: int, message: str = "error", kind: str = "server_error",
+                 retry_after_ms: float | None = None) -> Reply:
+    """An error reply; ``retry_after_ms`` sets the header the SDKs honour, keeping retry tests fast."""
+    return Reply({"error": {"message": message, "type": kind, "code": None}}, status=status,
+                 headers=_retry_headers(retry_after_ms))
 
 
-def anthropic_error(status: int, message: str = "error", kind: str = "api_error") -> Reply:
-    return Reply({"type": "error", "error": {"type": kind, "message": message}}, status=status)
+def anthropic_error(status: int, message: str = "error", kind: str = "api_error",
+                    retry_after_ms: float | None = None) -> Reply:
+    return Reply({"type": "error", "error": {"type": kind, "message": message}}, status=status,
+                 headers=_retry_headers(retry_after_ms))
+
+
+def _retry_headers(retry_after_ms: float | None) -> dict[str, str]:
+    return {} if retry_after_ms is None else {"retry-after-ms": str(retry_after_ms)}
+
+
+def openai_json(obj: dict, **kwargs) -> dict:
+    """A Chat Completions response whose content is ``obj`` as JSON (a structured-output reply)."""
+    return openai_chat(content=json.dumps(obj), **kwargs)
+
+
+def anthropic_tool_use(name: str, input: dict, **kwargs) -> dict:
+    """A Messages API response holding one (e.g. forced) tool_use block."""
+    return anthropic_message(tool_uses=[(name, input)], **kwargs)

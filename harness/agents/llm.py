@@ -1,0 +1,206 @@
+"""The built-in LLM agent: one plain tool loop (in the spirit of mini-swe-agent) over either API.
+
+Linear history, one model call per step, every event appended to the transcript as it
+happens. A step is: check the budgets, call the model (recorded as a ``model_call`` and a
+``usage`` event), run each tool call it asked for through the recorded, sandboxed toolbox,
+and feed the results back. The sample ends when the model submits a report (``completed``),
+a budget runs out (``limit_reached``), or the API fails past the SDK's retries
+(``agent_error``). A refused key raises ``AuthError`` so the runner stops the whole run.
+
+Requests are recorded without repeating the history (it would grow the transcript
+quadratically): ``messages`` holds only the messages added since the previous request,
+starting at index ``messages_from``; ``full_requests`` rebuilds the exact bodies sent.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from typing import Any
+
+from harness.agents.base import AgentOutcome, AgentTask, Limits
+from harness.agents.llm_tools import BASH, EDIT, SUBMIT, TOOLS, ToolArgumentError, parse_arguments, \
+    recorded_arguments, result_text
+from harness.agents.pricing import PriceTable
+from harness.agents.providers import KEY_ENV, PROVIDERS, AuthError, ModelSettings, ProviderError, ToolCall, \
+    ToolOutput, make_client
+from harness.errors import ConfigError
+from harness.models import Report, TokenUsage
+
+NUDGE = ("Your last reply called no tool. Continue with the bash or edit_file tool, "
+         "or call submit_report when you are done.")
+
+
+class LLMAgent:
+    """``openai:MODEL`` or ``anthropic:MODEL``. One SDK client per agent; a fresh history per sample."""
+
+    def __init__(self, provider: str, model: str, api_key: str | None, base_url: str | None = None,
+                 settings: ModelSettings = ModelSettings(), prices: PriceTable | None = None,
+                 max_retries: int = 4, timeout: float = 600.0):
+        if provider not in PROVIDERS:
+            raise ConfigError(f"unknown provider '{provider}' (known: {', '.join(PROVIDERS)})")
+        if not model:
+            raise ConfigError(f"agent '{provider}:' needs a model name, e.g. {provider}:MODEL")
+        if not api_key:
+            raise ConfigError(f"no API key for {provider}: set {KEY_ENV[provider]} "
+                              "(for a local server that ignores keys, any value works)")
+        self.provider, self.model = provider, model
+        self.name = f"{provider}:{model}"
+        self.price = (prices or PriceTable()).lookup(model)
+        self.model_settings = settings
+        self.client = make_client(provider, api_key, base_url, max_retries, timeout)
+        self.settings: dict[str, Any] = {
+            "provider": provider, "model": model, "base_url": base_url,
+            "temperature": settings.temperature, "max_tokens_per_call": settings.max_tokens_per_call,
+            "reasoning_effort": settings.reasoning_effort, "max_retries": max_retries, "timeout_s": timeout,
+            "price_per_mtok": self.price.model_dump() if self.price else None,
+            "tools": [t["name"] for t in TOOLS],
+        }
+
+    def check_limits(self, limits: Limits) -> None:
+        """A cost budget needs a price: fail before any sample rather than run unbudgeted."""
+        if limits.max_cost_usd is not None and self.price is None:
+            raise ConfigError(f"--max-cost is set but there is no price for model '{self.model}'; "
+                              "add it to a price file and pass --prices")
+
+    def run(self, task: AgentTask) -> AgentOutcome:
+        self.check_limits(task.limits)
+        return _Episode(self, task).run()
+
+
+class _Episode:
+    """One sample's loop state: the conversation, the budgets spent so far, the tool error count."""
+
+    def __init__(self, agent: LLMAgent, task: AgentTask):
+        self.agent, self.task, self.limits = agent, task, task.limits
+        self.conv = PROVIDERS[agent.provider](agent.client, agent.model, agent.model_settings, TOOLS,
+                                              task.system_prompt, task.prompt)
+        self.start = time.monotonic()
+        self.steps = self.tool_errors = self.input_tokens = self.output_tokens = 0
+        self.cost: float | None = 0.0 if agent.price else None
+        self.recorded = 0  # messages already written to the transcript in earlier requests
+
+    # --- budgets ---------------------------------------------------------------
+
+    def remaining_wall(self) -> float:
+        return self.limits.max_wall_seconds - (time.monotonic() - self.start)
+
+    def limit_hit(self) -> str | None:
+        lim = self.limits
+        if lim.max_steps is not None and self.steps >= lim.max_steps:
+            return f"max_steps ({lim.max_steps}) reached"
+        if self.remaining_wall() <= 0:
+            return f"max_wall_seconds ({lim.max_wall_seconds:g}) reached"
+        if lim.max_tokens is not None and self.input_tokens + self.output_tokens >= lim.max_tokens:
+            return f"max_tokens ({lim.max_tokens}) reached: {self.input_tokens + self.output_tokens} used"
+        if lim.max_cost_usd is not None and self.cost is not None and self.cost >= lim.max_cost_usd:
+            return f"max_cost_usd ({lim.max_cost_usd:g}) reached: ${self.cost:.4f} spent"
+        return None
+
+    def outcome(self, status: str, report: Report | None = None, error: str | None = None) -> AgentOutcome:
+        cost = round(self.cost, 6) if self.cost is not None else None
+        return AgentOutcome(status=status, report=report, error=error, tool_errors=self.tool_errors,
+                            usage=TokenUsage(input_tokens=self.input_tokens, output_tokens=self.output_tokens,
+                                             cost_usd=cost))
+
+    # --- the loop ----------------------------------------------------------------
+
+    def run(self) -> AgentOutcome:
+        tr = self.task.transcript
+        while True:
+            reason = self.limit_hit()
+            if reason:
+                tr.append("error", error_type="limit_reached", message=reason)
+                return self.outcome("limit_reached", error=reason)
+            turn = self.call_model()
+            if isinstance(turn, AgentOutcome):
+                return turn
+            if turn.text:
+                tr.append("message", role="assistant", content=turn.text)
+            self.conv.add_assistant(turn)
+            if not turn.tool_calls:
+                tr.append("message", role="user", content=NUDGE)
+                self.conv.add_user(NUDGE)
+                continue
+            outputs = []
+            for call in turn.tool_calls:
+                result = self.run_tool(call)
+                if isinstance(result, Report):
+                    return self.outcome("completed", report=result)
+                outputs.append(result)
+            self.conv.add_tool_results(outputs)
+
+    def call_model(self):
+        """One recorded request/response pair; returns the Turn, or the outcome when the API failed."""
+        tr = self.task.transcript
+        request = self.conv.request()
+        recorded = {k: v for k, v in request.items() if k != "messages"}
+        recorded["messages_from"] = self.recorded
+        recorded["messages"] = copy.deepcopy(request["messages"][self.recorded:])
+        self.recorded = len(request["messages"])
+        t0 = time.monotonic()
+        try:
+            turn = self.conv.send(request, timeout=max(1.0, self.remaining_wall()))
+        except (AuthError, ProviderError) as exc:
+            tr.append("model_call", provider=self.agent.provider, request=recorded, error=str(exc),
+                      latency_s=round(time.monotonic() - t0, 4))
+            if isinstance(exc, AuthError):
+                raise
+            return self.outcome("agent_error", error=f"model call failed after retries: {exc}")
+        self.steps += 1
+        tr.append("model_call", provider=self.agent.provider, request=recorded, response=turn.response,
+                  latency_s=round(time.monotonic() - t0, 4))
+        self.input_tokens += turn.input_tokens
+        self.output_tokens += turn.output_tokens
+        call_cost = self.agent.price.cost(turn.input_tokens, turn.output_tokens) if self.agent.price else None
+        if call_cost is not None:
+            self.cost += call_cost
+        tr.append("usage", model=self.agent.model, input_tokens=turn.input_tokens,
+                  output_tokens=turn.output_tokens, cost_usd=round(call_cost, 8) if call_cost is not None else None)
+        return turn
+
+    def run_tool(self, call: ToolCall) -> ToolOutput | Report:
+        tools, tr = self.task.tools, self.task.transcript
+        try:
+            args = parse_arguments(call.name, call.arguments)
+        except ToolArgumentError as exc:
+            self.tool_errors += 1
+            tr.append("tool_call", call_id=call.id, name=call.name, arguments=recorded_arguments(call.arguments))
+            event = tr.append("tool_result", call_id=call.id, error=str(exc))
+            return ToolOutput(call.id, result_text(event), is_error=True)
+        if call.name == SUBMIT:
+            tr.append("tool_call", call_id=call.id, name=call.name, arguments=args.model_dump())
+            tr.append("report", report=args)
+            return args
+        if call.name == BASH:
+            event = tools.bash(args.command, call_id=call.id, timeout=max(1.0, self.remaining_wall()))
+        else:
+            event = tools.edit_file(args.path, args.old_text, args.new_text, call_id=call.id)
+        if event.error:
+            self.tool_errors += 1
+        return ToolOutput(call.id, result_text(event, call.name), is_error=bool(event.error))
+
+
+def full_requests(events) -> list[dict[str, Any]]:
+    """Rebuild each request body exactly as sent, from the transcript's ``model_call`` events."""
+    out, history = [], []
+    for e in events:
+        if e.kind == "model_call":
+            req = dict(e.request)
+            history = history[:req.pop("messages_from")] + req.pop("messages")
+            out.append({**req, "messages": history})
+    return out
+
+
+def make_llm_agent(spec: str, *, base_url: str | None = None, temperature: float | None = None,
+                   max_tokens_per_call: int | None = None, reasoning_effort: str | None = None,
+                   prices: PriceTable | None = None, max_retries: int = 4, timeout: float = 600.0,
+                   api_key: str | None = None, environ: dict[str, str] | None = None) -> LLMAgent:
+    """Build from ``provider:MODEL``; the key comes from the provider's usual environment variable."""
+    import os
+
+    provider, _, model = spec.partition(":")
+    env = os.environ if environ is None else environ
+    key = api_key or env.get(KEY_ENV.get(provider, ""), "")
+    return LLMAgent(provider, model, key, base_url=base_url, prices=prices, max_retries=max_retries,
+                    timeout=timeout, settings=ModelSettings(temperature, max_tokens_per_call, reasoning_effort))
