@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from harness.agents import make_agent
 from harness.agents.base import Limits
 from harness.cases import find_root, list_case_ids, load_cases
-from harness.errors import BenchError
+from harness.errors import BenchError, ConfigError
 from harness.report import display_table, summary_table
 from harness.results import read_manifest, read_samples
 from harness.runner import RunConfig, run
-from harness.sandbox import get_sandbox
+from harness.sandbox import default_hidden, get_sandbox
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="ml-debug-bench: can an AI agent debug a broken ML training setup?")
@@ -52,30 +54,88 @@ def print_results(run_dir: Path) -> None:
         out.print(f"[yellow]{missing} planned sample(s) have no result (run interrupted?)[/]")
 
 
+def _conditions(spec: Optional[str], skill: Optional[Path]) -> tuple[tuple[str, ...], Optional[str], Optional[str]]:
+    """The arms to run and the skill they need; an unusable skill fails here, before any sample."""
+    from harness.runner import CONTROL, SKILL
+    from harness.skill import load_skill
+
+    default = f"{CONTROL},{SKILL}" if skill else CONTROL
+    conds = tuple(dict.fromkeys(c.strip() for c in (spec or default).split(",") if c.strip()))
+    unknown = [c for c in conds if c not in (CONTROL, SKILL)]
+    if unknown or not conds:
+        raise ConfigError(f"--conditions: unknown condition(s) {', '.join(unknown) or '(none given)'} "
+                          f"(known: {CONTROL}, {SKILL})")
+    if SKILL in conds and skill is None:
+        raise ConfigError("--conditions includes 'skill' but no --skill PATH was given")
+    if skill is not None and SKILL not in conds:
+        raise ConfigError("--skill was given but --conditions has no 'skill' arm")
+    text, sha = load_skill(skill) if skill is not None else (None, None)
+    return conds, text, sha
+
+
+def _llm_options(prices: Optional[Path], **options) -> dict:
+    """Options for the openai:/anthropic: agents (the others ignore them)."""
+    from harness.agents.pricing import PriceTable
+
+    table = PriceTable()
+    if prices is not None:
+        table.extend(prices)
+    return {**options, "prices": table}
+
+
 @app.command("run")
 def run_cmd(
-    agent: str = typer.Option("reference", help="reference | null"),
+    agent: str = typer.Option("reference", help="reference | null | openai:MODEL | anthropic:MODEL"),
     cases: Optional[list[str]] = typer.Argument(None, help="case ids (default: all)"),
     epochs: int = typer.Option(1, min=1, help="repeats per case and condition"),
     out_dir: Path = typer.Option(Path("results"), "--out", help="parent folder of the run folder"),
     max_steps: int = typer.Option(50, help="per-sample step limit"),
     command_timeout: float = typer.Option(300.0, help="per-command wall-clock timeout, seconds"),
+    max_wall: float = typer.Option(1800.0, help="per-sample wall-clock limit, seconds"),
+    max_tokens: Optional[int] = typer.Option(None, help="per-sample token limit (input + output)"),
+    max_cost: Optional[float] = typer.Option(None, help="per-sample cost limit in USD (needs the model's price)"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="API base URL (any OpenAI-compatible server)"),
+    temperature: Optional[float] = typer.Option(None, help="sampling temperature (not sent when unset)"),
+    max_tokens_per_call: Optional[int] = typer.Option(None, help="output token cap per model call"),
+    reasoning_effort: Optional[str] = typer.Option(None, help="e.g. low | medium | high (the provider's effort setting)"),
+    max_retries: int = typer.Option(4, min=0, help="SDK retries per model call for 429, 5xx and connection errors"),
+    prices: Optional[Path] = typer.Option(None, help="TOML price table ($/Mtok) extending the built-in one"),
+    skill: Optional[Path] = typer.Option(None, help="skill markdown file, or a folder holding SKILL.md"),
+    conditions: Optional[str] = typer.Option(None, help="control,skill (default: control; control,skill with --skill)"),
+    sandbox: str = typer.Option("auto", help="auto | required | none"),
+    judge: Optional[str] = typer.Option(None, "--judge", help="judge each sample as it finishes: openai:MODEL | anthropic:MODEL"),
+    judge_repeats: int = typer.Option(1, "--judge-repeats", min=1, help="judge repeats per criterion (majority vote)"),
 ):
     """Run an agent over the cases, grade each sample, and print the results table."""
     try:
         root = find_root()
         case_list = load_cases(root, cases or None)
-        cfg = RunConfig(agent=make_agent(agent, root), cases=case_list, out_root=out_dir, epochs=epochs,
-                        limits=Limits(max_steps=max_steps, command_timeout=command_timeout),
-                        sandbox=get_sandbox())
+        conds, skill_text, skill_sha = _conditions(conditions, skill)
+        limits = Limits(max_steps=max_steps, max_wall_seconds=max_wall, max_tokens=max_tokens,
+                        max_cost_usd=max_cost, command_timeout=command_timeout)
+        agent_obj = make_agent(agent, root, **_llm_options(
+            base_url=base_url, temperature=temperature, max_tokens_per_call=max_tokens_per_call,
+            reasoning_effort=reasoning_effort, max_retries=max_retries, prices=prices))
+        if hasattr(agent_obj, "check_limits"):
+            agent_obj.check_limits(limits)
+        box = get_sandbox(sandbox, hide=default_hidden(root, out_dir))
+        if box.name == "none":
+            err.print(f"[yellow]warning:[/] agent commands are not isolated (sandbox: none): {box.reason}")
+        cfg = RunConfig(agent=agent_obj, cases=case_list, out_root=out_dir, epochs=epochs, conditions=conds,
+                        skill_text=skill_text, skill_sha256=skill_sha, limits=limits,
+                        sandbox=box, judge=_run_judge_hook(judge, judge_repeats, agent))
 
         def progress(label, done, total, result):
             if result is None:
                 err.print(f"[{done + 1}/{total}] {label} ...")
             else:
                 v = result.verdicts
+                u = result.usage
+                spend = (f", {u.input_tokens + u.output_tokens} tokens"
+                         + (f", ${u.cost_usd:.4f}" if u.cost_usd is not None else "")) if u.input_tokens else ""
                 err.print(f"[{done}/{total}] {label}: {result.status} in {result.duration_s:.1f}s "
-                          f"(location_match {v['location_match'].status}, fix_verified {v['fix_verified'].status})")
+                          f"(location_match {v['location_match'].status}, fix_verified {v['fix_verified'].status}"
+                          f"{spend})" + (f" — {result.error}" if result.error else ""))
 
         run_dir = run(cfg, progress)
     except BenchError as exc:
@@ -109,7 +169,7 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
 
         def show(chk):
             mark = "[green]ok  [/]" if chk.passed else "[red]FAIL[/]"
-            err.print(f"  {mark} {chk.name} ({chk.duration_s:.1f}s) {chk.detail}")
+            err.print(f"  {mark} {escape(chk.name)} ({chk.duration_s:.1f}s) {escape(chk.detail)}")
 
         checks = validate_case(case, root, progress=show)
         failures += sum(not c.passed for c in checks)
@@ -128,6 +188,176 @@ def cases_cmd():
             out.print(cid)
     except BenchError as exc:
         _fail(exc)
+
+
+# --- the LLM judge: judge a saved run, evaluate the judge, import the seed calibration set ---
+
+
+def _judge_options_help() -> str:
+    return "openai:MODEL (any OpenAI-compatible base_url) or anthropic:MODEL"
+
+
+def _make_judge(spec: str, repeats: int, base_url: Optional[str], temperature: str, cache_dir: Optional[Path],
+                no_cache: bool):
+    """Build the judge the CLI flags describe (the API key comes from the SDK's usual env var)."""
+    from judges.backends import JudgeSettings
+    from judges.cache import VerdictCache
+    from judges.llm import Judge
+
+    temp = None if temperature.lower() == "none" else float(temperature)
+    if cache_dir is None and not no_cache and os.environ.get("ML_DEBUG_BENCH_JUDGE_CACHE"):
+        cache_dir = Path(os.environ["ML_DEBUG_BENCH_JUDGE_CACHE"])
+    if cache_dir is None and not no_cache:
+        try:
+            cache_dir = find_root() / "results" / ".judge-cache"
+        except BenchError:
+            cache_dir = Path(".judge-cache")
+    return Judge(spec, JudgeSettings(temperature=temp, base_url=base_url), repeats=repeats,
+                 cache=VerdictCache(None if no_cache else cache_dir))
+
+
+def _print_sizes(sizes, title: str) -> None:
+    import pandas as pd
+
+    if sizes:
+        _print_frame(pd.DataFrame([s.row() for s in sizes]), title)
+
+
+def _print_judge_stats(judge) -> None:
+    st = judge.stats
+    err.print(f"judge {judge.spec}: {st.requests} request(s), {st.cache_hits} cache hit(s), "
+              f"{st.unscored} unscored criterion verdict(s), {st.input_tokens} input / {st.output_tokens} output tokens; "
+              f"prompt {judge.prompt_sha256[:12]}")
+
+
+def _print_repeat_agreement(samples) -> None:
+    """Per criterion: mean share of judge repeats agreeing with the majority (only with --judge-repeats > 1)."""
+    import pandas as pd
+
+    from harness.models import CRITERIA_LLM
+
+    rows = []
+    for c in CRITERIA_LLM:
+        vals = [s.verdicts[c].details.get("agreement") for s in samples if c in s.verdicts
+                and (s.verdicts[c].details.get("judge") or {}).get("repeats", 1) > 1]
+        vals = [v for v in vals if v is not None]
+        if vals:
+            rows.append({"criterion": c, "samples": len(vals), "mean agreement": f"{sum(vals) / len(vals):.2f}",
+                         "unanimous": sum(v == 1.0 for v in vals)})
+    if rows:
+        _print_frame(pd.DataFrame(rows), "judge repeat agreement (share of repeats agreeing with the majority)")
+
+
+def _run_judge_hook(spec: Optional[str], repeats: int, agent: str):
+    """The runner's judge hook for ``run --judge`` (None without --judge)."""
+    if not spec:
+        return None
+    from judges.family import same_family_warning
+    from judges.regrade import RunJudgeHook
+
+    warning = same_family_warning(spec, agent)
+    if warning:
+        err.print(f"[yellow]warning:[/] {warning}")
+    return RunJudgeHook(_make_judge(spec, repeats, None, "0", None, False))
+
+
+@app.command("judge")
+def judge_cmd(
+    run_dir: Path = typer.Argument(..., help="a results/<run_id> folder"),
+    judge: Optional[str] = typer.Option(None, "--judge", help=_judge_options_help()),
+    judge_repeats: int = typer.Option(1, "--judge-repeats", min=1, help="judge each criterion J times; majority vote"),
+    judge_base_url: Optional[str] = typer.Option(None, "--judge-base-url", help="API base URL for the judge"),
+    judge_temperature: str = typer.Option("0", "--judge-temperature", help="a number, or 'none' to omit it"),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="verdict cache (default results/.judge-cache)"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="do not read or write the verdict cache"),
+    cases: Optional[list[str]] = typer.Option(None, "--case", help="only these case ids"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="only measure the judge input size; call no model"),
+):
+    """Grade (or re-grade) the LLM criteria of a saved run from its transcripts; agents are never re-run."""
+    from judges.regrade import judge_run
+
+    if not judge and not dry_run:
+        _fail(ValueError("give --judge openai:MODEL or anthropic:MODEL (or --dry-run)"))
+    try:
+        root = find_root()
+        judge_obj = None if dry_run else _make_judge(judge, judge_repeats, judge_base_url, judge_temperature,
+                                                     cache_dir, no_cache)
+        result = judge_run(run_dir, root, judge_obj, progress=lambda sid: err.print(f"judging {sid} ..."),
+                           case_ids=cases or None, judge_spec=judge)
+    except (BenchError, ValueError) as exc:
+        _fail(exc)
+    for w in result.warnings:
+        err.print(f"[yellow]warning:[/] {w}")
+    if result.skipped:
+        err.print(f"[yellow]{len(result.skipped)} sample(s) not judged (infra_error): {', '.join(result.skipped)}[/]")
+    _print_sizes(result.sizes, "judge input size per sample (characters; ~tokens = chars/4)")
+    if dry_run:
+        return
+    _print_judge_stats(judge_obj)
+    _print_repeat_agreement(read_samples(run_dir))
+    print_results(run_dir)
+
+
+@app.command("judge-eval")
+def judge_eval_cmd(
+    labeled_set: Path = typer.Argument(..., help="a labeled-set .jsonl (or folder), or a seed results folder"),
+    judge: Optional[str] = typer.Option(None, "--judge", help=_judge_options_help() + "; omit to compare raters only"),
+    judge_repeats: int = typer.Option(1, "--judge-repeats", min=1),
+    judge_base_url: Optional[str] = typer.Option(None, "--judge-base-url"),
+    judge_temperature: str = typer.Option("0", "--judge-temperature"),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir"),
+    no_cache: bool = typer.Option(False, "--no-cache"),
+):
+    """Measure the judge against human labels: confusion matrix, sensitivity, specificity, accuracy, kappa."""
+    import pandas as pd
+
+    from judges.labeled import read_labeled_set
+    from judges.metaeval import family_warnings, judge_agreement, judge_items, rater_agreement
+    from judges.seed_import import import_seed, is_seed_folder
+    from judges.sizes import input_size
+
+    try:
+        items = import_seed(labeled_set) if is_seed_folder(labeled_set) else read_labeled_set(labeled_set)
+    except BenchError as exc:
+        _fail(exc)
+    err.print(f"{len(items)} labeled transcript(s) from {labeled_set}")
+    ceiling = rater_agreement(items)
+    if ceiling:
+        _print_frame(pd.DataFrame([a.row() for a in ceiling]), "human raters vs each other (the ceiling)")
+    _print_sizes([input_size(i.id, i.events, i.key, i.mode) for i in items], "judge input size per item")
+    if not judge:
+        return
+    try:
+        judge_obj = _make_judge(judge, judge_repeats, judge_base_url, judge_temperature, cache_dir, no_cache)
+        for w in family_warnings(items, judge):
+            err.print(f"[yellow]warning:[/] {w}")
+        verdicts = judge_items(items, judge_obj, progress=lambda i: err.print(f"judging {i} ..."))
+    except (BenchError, ValueError) as exc:
+        _fail(exc)
+    statuses = {iid: {c: v.status for c, v in vs.items()} for iid, vs in verdicts.items()}
+    rows = [{"item": iid, **{c: (f"{v.status} ({v.reason})" if v.status == "unscored" else v.status)
+                             for c, v in vs.items()}} for iid, vs in verdicts.items()]
+    _print_frame(pd.DataFrame(rows), f"judge {judge} verdicts")
+    _print_frame(pd.DataFrame([a.row() for a in judge_agreement(items, statuses, judge)]),
+                 f"judge {judge} vs human labels (positive = pass)")
+    _print_judge_stats(judge_obj)
+
+
+@app.command("import-seed")
+def import_seed_cmd(
+    seed_results: Path = typer.Argument(..., help="e.g. ../shared/seed-benchmark/results/gpt56-medium"),
+    out_path: Path = typer.Option(..., "--out", help="labeled-set .jsonl to write"),
+):
+    """Turn the seed benchmark's rated responses into a labeled set for judge-eval."""
+    from judges.labeled import write_labeled_set
+    from judges.seed_import import import_seed
+
+    try:
+        items = import_seed(seed_results)
+    except BenchError as exc:
+        _fail(exc)
+    write_labeled_set(out_path, items)
+    out.print(f"{len(items)} labeled item(s) written to {out_path}")
 
 
 def main() -> None:  # pragma: no cover

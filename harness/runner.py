@@ -6,7 +6,7 @@ import platform
 import secrets
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -14,7 +14,7 @@ from typing import Callable
 from harness import __version__
 from harness.agents.base import Agent, AgentOutcome, AgentTask, Limits, Toolbox
 from harness.cases import Case
-from harness.errors import InfraError
+from harness.errors import ConfigError, InfraError, RunAborted
 from harness.hashing import sha256_file, sha256_text, sha256_tree
 from harness.models import RunManifest, SampleResult
 from harness.prompts import PROMPT_TEMPLATE_SHA256, render_system, render_task
@@ -39,6 +39,9 @@ class RunConfig:
     limits: Limits = Limits()
     sandbox: object = None
     run_id: str | None = None
+    # Optional LLM judge, called as judge(case, events, transcript_path) -> {criterion: Verdict}
+    # after deterministic grading; it must expose .spec and .prompt_sha256 for the manifest.
+    judge: Callable | None = None
 
 
 def new_run_id(agent_name: str) -> str:
@@ -62,7 +65,7 @@ def build_manifest(cfg: RunConfig, run_id: str) -> RunManifest:
         created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         harness_version=__version__,
         agent=cfg.agent.name,
-        agent_settings=dict(cfg.agent.settings),
+        agent_settings={**cfg.agent.settings, "limits": asdict(cfg.limits)},
         conditions=list(cfg.conditions),
         case_ids=[c.id for c in cfg.cases],
         epochs=cfg.epochs,
@@ -70,6 +73,8 @@ def build_manifest(cfg: RunConfig, run_id: str) -> RunManifest:
         answer_sha256={c.id: sha256_tree(c.answer_dir) for c in cfg.cases},
         prompt_template_sha256=PROMPT_TEMPLATE_SHA256,
         skill_sha256=cfg.skill_sha256,
+        judge=cfg.judge.spec if cfg.judge else None,
+        judge_prompt_sha256=cfg.judge.prompt_sha256 if cfg.judge else None,
         sandbox=cfg.sandbox.name,
         platform={"python": platform.python_version(), "torch": torch_version, "machine": platform.machine()},
     )
@@ -94,6 +99,9 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
                              tools=Toolbox(ws, transcript, cfg.sandbox, cfg.limits))
             try:
                 outcome = cfg.agent.run(task)
+            except ConfigError as exc:  # e.g. a refused API key: abort the run, keep the transcript
+                transcript.append("error", error_type="run_aborted", message=str(exc))
+                raise
             except InfraError as exc:
                 outcome = AgentOutcome(status="infra_error", error=str(exc))
             except Exception as exc:  # an agent crash is a result, not a harness crash
@@ -105,6 +113,8 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
         (run_dir / diff_rel).write_text(diff, encoding="utf-8")
         verdicts = not_judged(case)
         verdicts.update(grade_deterministic(case, events, outcome.report, diff, ws))
+        if cfg.judge is not None:
+            verdicts.update(cfg.judge(case, events, run_dir / transcript_rel))
     finally:
         remove_workspace(ws)
     return SampleResult(
@@ -113,6 +123,7 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
         status=outcome.status, error=outcome.error, report=outcome.report,
         transcript=transcript_rel, transcript_sha256=sha256_file(run_dir / transcript_rel), diff=diff_rel,
         started_at=started_at, duration_s=round(time.monotonic() - t0, 3), usage=outcome.usage,
+        tool_errors=outcome.tool_errors,
         verdicts=verdicts,
     )
 
@@ -130,7 +141,12 @@ def run(cfg: RunConfig, progress: ProgressFn | None = None) -> Path:
         label = f"{case.id} {cond} e{epoch}"
         if progress:
             progress(label, i, len(plan), None)
-        result = run_sample(cfg, run_dir, case, cond, epoch)
+        try:
+            result = run_sample(cfg, run_dir, case, cond, epoch)
+        except ConfigError as exc:
+            raise RunAborted(f"run aborted at sample {i + 1}/{len(plan)} ({label}): {exc}. "
+                             f"{i} finished sample(s) and this sample's transcript are kept in {run_dir}",
+                             run_dir) from exc
         append_sample(run_dir, result)
         if progress:
             progress(label, i + 1, len(plan), result)
