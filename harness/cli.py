@@ -48,7 +48,7 @@ def print_results(run_dir: Path) -> None:
     _print_frame(display_table(samples), f"run {manifest.run_id} — agent {manifest.agent}, sandbox {manifest.sandbox}")
     summary = summary_table(samples)
     if not summary.empty:
-        _print_frame(summary, "summary (pass / scored; unscored and n/a are never counted as pass or fail)")
+        _print_frame(summary, "summary: pass/scored, score = mean over cases [95% CI: Wilson at one sample per case, else t over case means]; unscored and n/a never count as pass or fail")
     missing = len(manifest.case_ids) * len(manifest.conditions) * manifest.epochs - len(samples)
     if missing:
         out.print(f"[yellow]{missing} planned sample(s) have no result (run interrupted?)[/]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from harness.models import CRITERIA_DETERMINISTIC, CRITERIA_LLM, SampleResult
+from harness.stats import Score, case_score
 
 CRITERIA = CRITERIA_LLM + CRITERIA_DETERMINISTIC
 CELL = {"pass": "pass", "fail": "FAIL", "not_applicable": "n/a"}
@@ -57,14 +58,25 @@ def criterion_counts(samples: list[SampleResult]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def criterion_score(sub: pd.DataFrame, criterion: str) -> Score:
+    """Mean over cases of the per-case pass rate, over scored (pass/fail) samples only."""
+    scored = sub[sub[criterion].isin(["pass", "fail"])]
+    per_case = {case: list(g[criterion] == "pass") for case, g in scored.groupby("case")}
+    return case_score(per_case)
+
+
 def summary_table(samples: list[SampleResult]) -> pd.DataFrame:
-    """One row per condition: 'pass/scored' per criterion, with unscored and n/a counts beside."""
+    """One row per condition: per criterion 'pass/scored, score [95% CI]', unscored and n/a beside."""
+    df = samples_frame(samples)
     counts = criterion_counts(samples)
     rows = []
     for cond, sub in (counts.groupby("condition") if not counts.empty else []):
         row = {"condition": cond, "n": int(sub["n"].iloc[0]), "errored": int(sub["errored"].iloc[0])}
         for _, r in sub.iterrows():
+            score = criterion_score(df[df["condition"] == cond], r["criterion"])
             text = f"{r['pass']}/{r['scored']}"
+            if score.mean is not None and score.low is not None:
+                text += f" {score.mean:.2f} [{score.low:.2f}, {score.high:.2f}]"
             extra = [f"{r['unscored']} unscored"] * bool(r["unscored"]) + [f"{r['not_applicable']} n/a"] * bool(r["not_applicable"])
             row[r["criterion"]] = text + (f" ({', '.join(extra)})" if extra else "")
         rows.append(row)
