@@ -15,7 +15,7 @@ from harness import __version__
 from harness.agents.base import Agent, AgentOutcome, AgentTask, Limits, Toolbox
 from harness.cases import Case
 from harness.errors import ConfigError, InfraError, RunAborted
-from harness.hashing import sha256_file, sha256_text, sha256_tree
+from harness.hashing import sha256_file, sha256_tree
 from harness.models import RunManifest, SampleResult
 from harness.prompts import PROMPT_TEMPLATE_SHA256, render_system, render_task
 from harness.results import append_sample, write_manifest
@@ -151,7 +151,3 @@ def run(cfg: RunConfig, progress: ProgressFn | None = None) -> Path:
         if progress:
             progress(label, i + 1, len(plan), result)
     return run_dir
-
-
-def skill_hash(text: str | None) -> str | None:
-    return sha256_text(text) if text else None
