@@ -85,9 +85,11 @@ class BwrapSandbox:
 
     def _interpreter_paths(self) -> list[Path]:
         """Python installs the command needs; re-exposed read-only if they sit under a hidden folder
-        (e.g. CI's ``.venv`` inside the repo; a venv's python links to the base install)."""
+        or under /tmp, which the sandbox replaces (e.g. CI's ``.venv`` inside a repo cloned under
+        /tmp; a venv's python links to the base install)."""
         paths = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), Path(sys.executable).resolve().parent}
-        return sorted(p for p in paths if any(_is_under(p, h) for h in self.hide))
+        covered = [*self.hide, Path("/tmp")]
+        return sorted(p for p in paths if any(_is_under(p, h) for h in covered))
 
     def argv(self, command: str, workspace: Path) -> list[str]:
         ws = str(Path(workspace).resolve())

@@ -28,8 +28,12 @@ def test_run_and_report_case_01(project_root, tmp_path, agent, expected):
     assert {v[c].status for c in ("root_cause", "discriminating_test", "localization")} == {"unscored"}
     manifest = json.loads((run_dir / "manifest.json").read_text())
     assert set(manifest["case_sha256"]) == {"case_01"} and manifest["prompt_template_sha256"]
-    transcript = (run_dir / samples[0].transcript).read_text().splitlines()
-    assert transcript and all(json.loads(line)["id"] == i for i, line in enumerate(transcript))
+    transcript = [json.loads(line) for line in (run_dir / samples[0].transcript).read_text().splitlines()]
+    assert transcript and all(event["id"] == i for i, event in enumerate(transcript))
+    if agent == "reference":  # its investigation really ran, inside whatever sandbox `run` chose
+        results = [e for e in transcript if e["kind"] == "tool_result"]
+        assert results and all(e["exit_code"] == 0 for e in results), [e["stderr"] for e in results]
+        assert "step  500" in results[0]["stdout"]
     report = _cli("report", str(run_dir), cwd=project_root)
     assert report.returncode == 0 and "case_01" in report.stdout and "not judged" in report.stdout
 
