@@ -12,12 +12,11 @@ A model with no price gets ``cost: null`` (its tokens are still recorded); it ne
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from harness.errors import InputError
+from harness.cases import load_record
 
 
 class Price(BaseModel):
@@ -64,19 +63,6 @@ class PriceTable:
 
     def extend(self, path: Path) -> "PriceTable":
         """Add (or override) prices from a TOML file; bad input names the file and field."""
-        path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise InputError(path, "price file not found") from exc
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(path, f"cannot read: {exc}") from exc
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(path, f"invalid TOML: {exc}") from exc
-        try:
-            parsed = PriceFile.model_validate(data)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            raise InputError(path, first["msg"], field=".".join(str(p) for p in first["loc"])) from exc
+        parsed = load_record(Path(path), PriceFile)
         self.prices.update(parsed.models)
         return self
