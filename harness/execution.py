@@ -1,23 +1,36 @@
-"""Run one shell command with a wall-clock timeout, a killed process group and capped output.
+"""Run one command with a wall-clock timeout, a killed process tree and bounded output.
 
-Output goes to temp files, not pipes, so a grandchild holding stdout open cannot hang us.
-After the command ends (or times out) the whole process group is killed, so nothing
-it started in the background survives.
+Output is read from pipes as it is written; only its head and tail (``output_cap`` bytes in
+all) are kept, with the true byte count, so a command that prints gigabytes costs the
+harness a few hundred kilobytes. When the command ends or times out, everything it started
+is killed: its cgroup when we could make one (``harness.cgroup``), else its process group.
+A grandchild that escaped both and still holds a pipe cannot hang us: draining stops a
+second after the command is gone.
+
+The environment of every command we run on the agent's behalf comes from an allowlist
+(``command_env``), never from our own environment minus a denylist.
 """
 
 from __future__ import annotations
 
 import os
+import selectors
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from harness.cgroup import Cage
+
 DEFAULT_OUTPUT_CAP = 64 * 1024
+DRAIN_AFTER_EXIT_S = 1.0
+
+# The only variables a command (agent command, case run, verifier) receives; see docs/sandbox.md.
+ENV_ALLOWLIST = ("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ", "TERM", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                 "OPENBLAS_NUM_THREADS", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED")
 
 
 class ExecResult(BaseModel):
@@ -34,25 +47,57 @@ class ExecResult(BaseModel):
     truncated: bool
 
 
-def base_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """Environment for case commands: our interpreter first on PATH, one thread, fixed hash seed."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN"))}
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '/usr/bin:/bin')}"
-    env.update({"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONHASHSEED": "0",
-                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"})
+def command_env(home: str, tmpdir: str = "/tmp", extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The allowlisted environment: our interpreter first on PATH, one thread, fixed hash seed,
+    and nothing of ours (no API keys, cloud credentials or passwords, whatever they are called)."""
+    env = {
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}/usr/local/bin:/usr/bin:/bin",
+        "HOME": home, "TMPDIR": tmpdir, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC", "TERM": "dumb",
+        "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+        "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
+    }
     env.update(extra or {})
+    unknown = set(env) - set(ENV_ALLOWLIST)
+    if unknown:
+        raise ValueError(f"environment variables outside the allowlist: {sorted(unknown)}")
     return env
 
 
+class HeadTail:
+    """The first and last ``cap // 2`` bytes of a stream and its total length, in bounded memory."""
+
+    def __init__(self, cap: int):
+        self.half = max(cap // 2, 1)
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def feed(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail += chunk
+            if len(self.tail) > self.half:
+                del self.tail[:len(self.tail) - self.half]
+
+    def text(self) -> tuple[str, bool]:
+        """Decoded output and whether it was cut; the cut is marked in the text, never silent."""
+        kept = len(self.head) + len(self.tail)
+        if kept >= self.total:
+            return bytes(self.head + self.tail).decode("utf-8", errors="replace"), False
+        head = bytes(self.head).decode("utf-8", errors="replace")
+        tail = bytes(self.tail).decode("utf-8", errors="replace")
+        return f"{head}\n[... {self.total - kept} bytes cut by the harness output cap ...]\n{tail}", True
+
+
 def cap_text(raw: bytes, cap: int) -> tuple[str, bool]:
-    """Keep the head and tail of ``raw`` within ``cap`` bytes, marking the cut so it is never silent."""
-    if len(raw) <= cap:
-        return raw.decode("utf-8", errors="replace"), False
-    half = cap // 2
-    cut = len(raw) - 2 * half
-    head = raw[:half].decode("utf-8", errors="replace")
-    tail = raw[-half:].decode("utf-8", errors="replace")
-    return f"{head}\n[... {cut} bytes cut by the harness output cap ...]\n{tail}", True
+    """Head and tail of ``raw`` within ``cap`` bytes (the same cut as a streamed command's output)."""
+    buf = HeadTail(cap)
+    buf.feed(raw)
+    return buf.text()
 
 
 def kill_group(pgid: int) -> None:
@@ -60,6 +105,43 @@ def kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _pump(proc: subprocess.Popen, bufs: dict, timeout: float, kill) -> bool:
+    """Read both pipes into their buffers until EOF; returns whether the timeout fired."""
+    sel = selectors.DefaultSelector()
+    for pipe, buf in bufs.items():
+        os.set_blocking(pipe.fileno(), False)
+        sel.register(pipe, selectors.EVENT_READ, buf)
+    deadline = time.monotonic() + timeout
+    drain_until = None
+    timed_out = False
+    try:
+        while sel.get_map():
+            now = time.monotonic()
+            if drain_until is None:
+                if proc.poll() is not None:
+                    kill()  # the command is done: whatever it left running goes too
+                    drain_until = now + DRAIN_AFTER_EXIT_S
+                elif now >= deadline:
+                    timed_out = True
+                    kill()
+                    drain_until = now + DRAIN_AFTER_EXIT_S
+            elif now >= drain_until:
+                break
+            wait = (drain_until or deadline) - now
+            for key, _ in sel.select(timeout=max(0.0, min(wait, 0.25))):
+                try:
+                    chunk = os.read(key.fileobj.fileno(), 1 << 16)
+                except BlockingIOError:
+                    continue
+                if chunk:
+                    key.data.feed(chunk)
+                else:
+                    sel.unregister(key.fileobj)
+    finally:
+        sel.close()
+    return timed_out
 
 
 def run_argv(
@@ -70,37 +152,49 @@ def run_argv(
     env: dict[str, str] | None = None,
     output_cap: int = DEFAULT_OUTPUT_CAP,
     preexec_fn=None,
+    cage: Cage | None = None,
 ) -> ExecResult:
-    """Run ``argv`` in its own session; on timeout, or when it ends, kill its whole process group."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        proc = subprocess.Popen(
-            argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-            env=env if env is not None else base_env(), start_new_session=True, preexec_fn=preexec_fn,
-        )
-        timed_out = False
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        finally:
-            kill_group(proc.pid)
-            proc.wait()
-        duration = time.monotonic() - start
-        out.seek(0), err.seek(0)
-        raw_out, raw_err = out.read(), err.read()
-    stdout, cut_out = cap_text(raw_out, output_cap)
-    stderr, cut_err = cap_text(raw_err, output_cap)
+    """Run ``argv`` in its own session (and ``cage`` when given); kill everything it started at the end."""
+
+    def child_setup() -> None:
+        if cage is not None:
+            cage.join()
+        if preexec_fn is not None:
+            preexec_fn()
+
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=env if env is not None else command_env(home=str(cwd)), start_new_session=True,
+        preexec_fn=child_setup,
+    )
+
+    def kill() -> None:
+        kill_group(proc.pid)
+        if cage is not None:
+            cage.kill_all()
+
+    out, err = HeadTail(output_cap), HeadTail(output_cap)
+    try:
+        timed_out = _pump(proc, {proc.stdout: out, proc.stderr: err}, timeout, kill)
+    finally:
+        kill()
+        proc.stdout.close()
+        proc.stderr.close()
+        proc.wait()
+    duration = time.monotonic() - start
+    stdout, cut_out = out.text()
+    stderr, cut_err = err.text()
     if timed_out:
-        stderr += f"\n[harness: command timed out after {timeout:g}s; process group killed]\n"
+        stderr += f"\n[harness: command timed out after {timeout:g}s; every process it started was killed]\n"
     return ExecResult(
         command=command or " ".join(argv), stdout=stdout, stderr=stderr,
         exit_code=None if timed_out else proc.returncode, duration_s=round(duration, 4),
-        timed_out=timed_out, stdout_bytes=len(raw_out), stderr_bytes=len(raw_err), truncated=cut_out or cut_err,
+        timed_out=timed_out, stdout_bytes=out.total, stderr_bytes=err.total, truncated=cut_out or cut_err,
     )
 
 
 def run_shell(command: str, cwd: Path, timeout: float, env: dict[str, str] | None = None,
               output_cap: int = DEFAULT_OUTPUT_CAP) -> ExecResult:
-    """Run a bash command line in ``cwd`` (no sandbox: for the harness's own trusted commands)."""
+    """Run a bash command line in ``cwd`` with no sandbox: for the harness's own trusted commands only."""
     return run_argv(["bash", "-c", command], cwd, timeout, command=command, env=env, output_cap=output_cap)

@@ -1,4 +1,6 @@
-"""The sandbox: what an agent's command can and cannot do, under bubblewrap and in the fallback."""
+"""The sandbox: what a command that runs the agent's code can and cannot do, under bubblewrap and
+in the fallback. Every command gets the same limits and environment in both modes; only
+bubblewrap can hide files and block the network."""
 
 from __future__ import annotations
 
@@ -17,7 +19,13 @@ from harness.workspace import create_workspace, remove_workspace
 from tests.harness.llm_helpers import CASE01, ROOT
 
 BWRAP = shutil.which("bwrap")
-needs_bwrap = pytest.mark.skipif(get_sandbox("auto").name != "bwrap", reason="bubblewrap not usable here")
+BWRAP_OK = get_sandbox("auto").name == "bwrap"
+needs_bwrap = pytest.mark.skipif(not BWRAP_OK, reason="bubblewrap not usable here")
+MODES = ["fallback", pytest.param("bwrap", marks=needs_bwrap)]
+
+
+def make_box(mode: str, limits: ResourceLimits | None = None):
+    return PlainSandbox(limits) if mode == "fallback" else get_sandbox("required", limits=limits)
 
 
 @pytest.fixture
@@ -27,16 +35,11 @@ def ws():
     remove_workspace(path)
 
 
-@pytest.fixture
-def bwrap_box():
-    return get_sandbox("required", hide=[ROOT])
-
-
 def run(box, command: str, ws: Path, timeout: float = 30):
     return box.run(command, ws, timeout, 64 * 1024)
 
 
-def sleepers(marker: str) -> list[int]:
+def processes_with(marker: str) -> list[int]:
     """PIDs whose command line carries ``marker`` (the host's view, across namespaces)."""
     pids = []
     for entry in Path("/proc").iterdir():
@@ -49,24 +52,52 @@ def sleepers(marker: str) -> list[int]:
     return pids
 
 
-# --- bubblewrap ----------------------------------------------------------------------
+def wait_gone(marker: str, seconds: float = 5) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return processes_with(marker)
+
+
+# --- bubblewrap: a minimal file-system view ----------------------------------------------
+
+
+@pytest.fixture
+def decoy_checkouts(tmp_path):
+    """Answer keys where a careless sandbox would show them: another checkout under /tmp, one in
+    root's home, and this repository's own answers/."""
+    made = []
+    for base in (tmp_path / "other-checkout", Path("/root") / f"mldb-decoy-{os.getpid()}"):
+        key = base / "answers" / "case_01" / "key.toml"
+        key.parent.mkdir(parents=True, exist_ok=True)
+        key.write_text('canary = "DECOY-CANARY"\n')
+        made.append(base)
+    yield made
+    for base in made:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 @needs_bwrap
-def test_cannot_read_answers_or_the_repository(bwrap_box, ws):
-    key = ROOT / "answers" / "case_01" / "key.toml"
-    canary = key.read_text().split('canary = "')[1].split('"')[0]
-    res = run(bwrap_box, f"cat {key}; ls -A {ROOT}; cat ../../*/answers/case_01/key.toml; echo done", ws)
-    assert canary not in res.stdout
-    assert "No such file" in res.stderr
-    # the repository root is empty in here, but for a Python install inside it (CI's .venv),
-    # which is re-exposed read-only so commands can still run python
-    interpreters = {p.relative_to(ROOT).parts[0] for p in bwrap_box._interpreter_paths() if ROOT in p.parents}
-    assert res.stdout.split() == sorted(interpreters) + ["done"]
+def test_sees_no_checkout_home_or_answers(decoy_checkouts, ws):
+    box = get_sandbox("required")
+    probe = ("find / -xdev \\( -name key.toml -o -name verifylib.py \\) 2>/dev/null | head; "
+             f"cat {ROOT}/answers/case_01/key.toml {decoy_checkouts[0]}/answers/case_01/key.toml 2>&1; "
+             "ls -A /root /home /work 2>&1; echo done")
+    res = run(box, probe, ws)
+    assert "DECOY-CANARY" not in res.stdout and "canary" not in res.stdout
+    assert "key.toml\n" not in res.stdout.replace("No such file", "")
+    listed = res.stdout.split("done")[0]
+    assert "answers" not in listed.replace(str(ROOT / "answers"), "") or "No such file" in listed
+    # the only things of /root or /work in view are the Python installs the commands run
+    from harness.sandbox import python_installs
+    for top in ("/root", "/work"):
+        visible = {p for p in python_installs() if str(p).startswith(top + "/")}
+        if not visible:
+            assert f"ls: cannot access '{top}'" in res.stdout or f"{top}:\n\n" in res.stdout + "\n"
 
 
 @needs_bwrap
-def test_cannot_open_a_network_connection(bwrap_box, ws):
+def test_cannot_open_a_network_connection(ws):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
@@ -76,7 +107,7 @@ def test_cannot_open_a_network_connection(bwrap_box, ws):
                  f"for addr in [('127.0.0.1', {port}), ('1.1.1.1', 53)]:\n"
                  f"    try:\n        socket.create_connection(addr, timeout=2); print('CONNECTED', addr)\n"
                  f"    except OSError as e:\n        print('refused', addr, e)\"")
-        res = run(bwrap_box, probe, ws)
+        res = run(get_sandbox("required"), probe, ws)
     finally:
         listener.close()
     lines = res.stdout.splitlines()
@@ -84,68 +115,92 @@ def test_cannot_open_a_network_connection(bwrap_box, ws):
 
 
 @needs_bwrap
-def test_only_the_workspace_is_writable(bwrap_box, ws, tmp_path):
-    outside = [Path("/root/mldb-probe"), ws.parent / "sibling-probe", tmp_path / "probe", ROOT / "probe"]
-    cmd = "; ".join(f"echo x > {p}" for p in outside) + "; echo ok > inside.txt; echo x > /tmp/private"
-    res = run(bwrap_box, cmd, ws)
+def test_only_the_workspace_and_its_scratch_are_writable(ws, tmp_path):
+    outside = [Path("/root/mldb-probe"), ws.parent / "sibling-probe", tmp_path / "probe", ROOT / "probe",
+               Path("/tmp/mldb-private-probe")]
+    cmd = "; ".join(f"echo x > {p}" for p in outside) + "; echo ok > inside.txt; echo kept > /tmp/note"
+    run(get_sandbox("required"), cmd, ws)
     assert (ws / "inside.txt").read_text() == "ok\n"
     for p in outside:
         assert not p.exists(), p
-    assert not Path("/tmp/private").exists()
-    assert "Read-only file system" in res.stderr
+    assert (ws.parent / "scratch" / "note").read_text() == "kept\n"  # the sample's private /tmp
 
 
 @needs_bwrap
-def test_leaves_no_process_behind(bwrap_box, ws):
-    marker = "317.0923"
-    res = run(bwrap_box, f"sleep {marker} & setsid sleep {marker} & nohup sleep {marker} >/dev/null 2>&1 & "
-                         f"(setsid bash -c 'sleep {marker}' &); echo started", ws)
-    assert res.stdout.strip() == "started"
-    deadline = time.monotonic() + 5
-    while sleepers(marker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert sleepers(marker) == []
+def test_cannot_see_or_signal_the_harness(ws):
+    res = run(get_sandbox("required"), f"ls /proc | grep -cE '^[0-9]+$'; cat /proc/{os.getpid()}/environ 2>&1 | head -c 80; "
+                                       f"kill -0 {os.getpid()} 2>&1; echo rc=$?", ws)
+    n_procs = int(res.stdout.splitlines()[0])
+    assert n_procs < 10, res.stdout
+    assert "rc=1" in res.stdout
 
 
 @needs_bwrap
-def test_timeout_kills_the_sandbox(bwrap_box, ws):
-    marker = "318.0923"
-    res = bwrap_box.run(f"setsid sleep {marker} & sleep {marker}", ws, 1.0, 1024)
-    assert res.timed_out and res.exit_code is None
-    time.sleep(0.2)
-    assert sleepers(marker) == []
-
-
-@needs_bwrap
-def test_torch_training_runs_within_the_limits(bwrap_box, ws):
-    res = run(bwrap_box, "python train.py | tail -1; ulimit -v", ws, timeout=120)
+def test_torch_training_runs_within_the_limits(ws):
+    res = run(get_sandbox("required"), "python train.py | tail -1; ulimit -v", ws, timeout=120)
     assert res.exit_code == 0, res.stderr
     assert "done in" in res.stdout
     assert res.stdout.split()[-1] == str(ResourceLimits().address_space // 1024)
 
 
 @needs_bwrap
-def test_interpreter_under_a_hidden_folder_stays_usable(ws):
-    """CI puts its venv inside the repository; hiding the repository must not hide python."""
-    hidden = Path(sys.prefix).resolve().parent
-    box = BwrapSandbox(BWRAP, hide=[hidden])
-    res = run(box, f"{sys.executable} -c 'print(1)'; ls {hidden}", ws)
+def test_interpreter_inside_a_checkout_stays_usable_and_the_checkout_hidden(ws):
+    """CI puts its venv inside the repository: the venv is in view, the repository around it is not."""
+    res = run(get_sandbox("required"), f"{sys.executable} -c 'print(1)'; ls {ROOT}/answers 2>&1", ws)
     assert res.stdout.splitlines()[0] == "1", res.stderr
+    assert "No such file" in res.stdout
 
 
-@needs_bwrap
-def test_hidden_folder_holding_the_workspace_still_exposes_the_workspace(ws):
-    box = BwrapSandbox(BWRAP, hide=[ws.parent])
-    res = run(box, "cat case.toml | head -1; echo ok > written.txt", ws)
-    assert res.stdout.startswith("id = "), res.stderr
-    assert (ws / "written.txt").read_text() == "ok\n"
+# --- both modes -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("make", [lambda: PlainSandbox(ResourceLimits(file_size=1 << 20)),
-                                  pytest.param(lambda: get_sandbox("required", limits=ResourceLimits(file_size=1 << 20)),
-                                               marks=needs_bwrap)], ids=["fallback", "bwrap"])
-def test_rlimits_apply(make, ws):
-    box = make()
+@pytest.mark.parametrize("mode", MODES)
+def test_environment_is_an_allowlist(mode, ws, monkeypatch):
+    for name, value in (("OPENAI_API_KEY", "sk-secret"), ("AWS_SECRET_ACCESS_KEY", "aws-secret"),
+                        ("DATABASE_PASSWORD", "db-secret"), ("PGPASSWORD", "pg-secret")):
+        monkeypatch.setenv(name, value)
+    res = run(make_box(mode), "env", ws)
+    names = {line.split("=", 1)[0] for line in res.stdout.splitlines()}
+    assert not {"OPENAI_API_KEY", "AWS_SECRET_ACCESS_KEY", "DATABASE_PASSWORD", "PGPASSWORD"} & names
+    assert "secret" not in res.stdout
+    assert names <= {"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ", "TERM", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                     "OPENBLAS_NUM_THREADS", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED",
+                     "PWD", "SHLVL", "_"}
+    assert os.environ["AWS_SECRET_ACCESS_KEY"] == "aws-secret"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_scratch_tmp_persists_within_a_sample(mode, ws):
+    box = make_box(mode)
+    run(box, 'echo remembered > "$TMPDIR/note"; echo home > "$HOME/h"', ws)
+    res = run(box, 'cat "$TMPDIR/note" "$HOME/h"', ws)
+    assert res.stdout == "remembered\nhome\n"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_leaves_no_process_behind(mode, ws):
+    marker = "317.0923"
+    res = run(make_box(mode), f"sleep {marker} & nohup sleep {marker} >/dev/null 2>&1 & "
+                              f"(setsid bash -c 'sleep {marker}' &); echo started", ws)
+    assert res.stdout.strip() == "started"
+    box = make_box(mode)
+    if mode == "fallback" and not box.cgroups:
+        pytest.skip("without cgroups the fallback cannot reach a setsid'd grandchild")
+    assert wait_gone(marker) == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_timeout_kills_everything(mode, ws):
+    marker = "318.0923"
+    box = make_box(mode)
+    res = box.run(f"sleep {marker} & sleep {marker}", ws, 1.0, 1024)
+    assert res.timed_out and res.exit_code is None
+    assert wait_gone(marker) == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_rlimits_apply(mode, ws):
+    box = make_box(mode, ResourceLimits(file_size=1 << 20))
     res = run(box, "ulimit -v; ulimit -f; ulimit -t; head -c 2000000 /dev/zero > big.bin; echo rc=$?; "
                    f"{sys.executable} -c 'b = bytearray(6 << 30)' 2>&1 | tail -1", ws, timeout=20)
     lines = res.stdout.splitlines()
@@ -154,7 +209,29 @@ def test_rlimits_apply(make, ws):
     assert "MemoryError" in res.stdout
 
 
-# --- fallback and selection ------------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_fork_bomb_is_contained(mode, ws):
+    box = make_box(mode, ResourceLimits(max_pids=64))
+    if not box.cgroups:
+        pytest.skip("no writable cgroup here: RLIMIT_NPROC alone does not bind root, so a fork bomb is not contained")
+    t0 = time.monotonic()
+    res = box.run("bomb() { bomb | bomb & }; bomb; sleep 3; echo survived-inside", ws, 5.0, 4096)
+    assert time.monotonic() - t0 < 20
+    assert res.timed_out or res.exit_code is not None
+    assert run(box, "echo after", ws).stdout == "after\n"  # the machine still forks
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_memory_hog_across_processes_is_contained(mode, ws):
+    box = make_box(mode, ResourceLimits(max_memory=512 << 20))
+    if not box.cgroups:
+        pytest.skip("no writable cgroup here: only the per-process address-space limit applies")
+    hog = f"{sys.executable} -c 'b = bytearray(400 << 20); import time; time.sleep(5)'"
+    res = box.run(f"for i in 1 2 3; do {hog} & done; wait; echo waited", ws, 20.0, 4096)
+    assert "waited" in res.stdout  # the hogs were killed, not the harness
+
+
+# --- selection ---------------------------------------------------------------------------
 
 
 def test_fallback_when_bwrap_is_missing():
@@ -180,16 +257,5 @@ def test_unknown_mode():
         get_sandbox("docker")
 
 
-def test_fallback_kills_background_processes(ws):
-    marker = "319.0923"
-    res = run(PlainSandbox(), f"sleep {marker} & nohup sleep {marker} >/dev/null 2>&1 & echo started", ws)
-    assert res.stdout.strip() == "started"
-    time.sleep(0.2)
-    assert sleepers(marker) == []
-
-
-def test_fallback_runs_in_the_workspace_without_api_keys(ws, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
-    res = run(PlainSandbox(), "pwd; echo key=${OPENAI_API_KEY:-none}; echo home=$HOME", ws)
-    assert res.stdout.splitlines() == [str(ws), "key=none", f"home={ws}"]
-    assert os.environ["OPENAI_API_KEY"] == "sk-secret"
+def test_bwrap_class_is_what_auto_picks_here():
+    assert isinstance(get_sandbox("auto"), BwrapSandbox) == BWRAP_OK
