@@ -21,9 +21,12 @@ def sha256_file(path: Path) -> str:
 
 
 def iter_files(folder: Path):
-    """Files under ``folder`` in a stable order, skipping caches."""
+    """Regular files under ``folder`` in a stable order, skipping caches; links are never followed
+    (a link to /dev/zero or a FIFO in an agent's tree must not hang a hash)."""
     for p in sorted(Path(folder).rglob("*")):
-        if p.is_file() and not (IGNORED_PARTS & set(p.relative_to(folder).parts)) and p.suffix != ".pyc":
+        if p.is_symlink() or not p.is_file():
+            continue
+        if not (IGNORED_PARTS & set(p.relative_to(folder).parts)) and p.suffix != ".pyc":
             yield p
 
 

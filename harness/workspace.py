@@ -1,26 +1,114 @@
-"""Fresh, isolated copies of a case for an agent to work in, and diffs of what it changed."""
+"""Fresh, isolated copies of a case for an agent to work in, and diffs of what it changed.
+
+The agent controls what is in its workspace, so nothing here follows a link or opens anything
+but a regular file: links are kept as links when they stay inside the tree and skipped when
+they point out of it; FIFOs, sockets and devices are skipped; total size is capped. What was
+skipped is returned, so a grader can record it. Each workspace lives in its own folder as
+``repo/`` beside ``scratch/`` (the private /tmp and $HOME of its commands).
+"""
 
 from __future__ import annotations
 
 import difflib
+import filecmp
+import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
 
 from harness.errors import InfraError
 from harness.hashing import IGNORED_PARTS, iter_files
+from harness.models import CopyReport, SkippedEntry
 
 WORKSPACE_PREFIX = "mldb-ws-"
-_IGNORE = shutil.ignore_patterns(*IGNORED_PARTS, "*.pyc")
+COPY_CAP_BYTES = 256 * 1024 * 1024
+DIFF_CAP_BYTES = 2 * 1024 * 1024
+DIFF_FILE_CAP_BYTES = 1_000_000
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "fifo"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "char device"),
+                       (stat.S_ISBLK, "block device")):
+        if test(mode):
+            return name
+    return "special file"
+
+
+def _link_stays_inside(root: Path, link: Path, target: str) -> bool:
+    if os.path.isabs(target):
+        return False
+    resolved = os.path.normpath(os.path.join(os.path.dirname(link), target))
+    return resolved == str(root) or resolved.startswith(str(root) + os.sep)
+
+
+def _copy_regular(src: Path, dst: Path) -> int:
+    """Copy one regular file without following links or blocking on a swapped-in FIFO."""
+    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as fin:
+        st = os.fstat(fin.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{src} is no longer a regular file")
+        with open(dst, "wb") as fout:
+            shutil.copyfileobj(fin, fout, 1 << 20)
+    os.chmod(dst, stat.S_IMODE(st.st_mode) | stat.S_IRUSR | stat.S_IWUSR)
+    return st.st_size
+
+
+def copy_tree_safely(src: Path, dst: Path, max_bytes: int = COPY_CAP_BYTES) -> CopyReport:
+    """Copy ``src`` to ``dst`` (created) the safe way described in the module docstring."""
+    root = Path(os.path.abspath(src))
+    report = CopyReport()
+    dst.mkdir(parents=True)
+    stack = [(root, dst)]
+    while stack:
+        here, there = stack.pop()
+        with os.scandir(here) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name in IGNORED_PARTS or entry.name.endswith(".pyc"):
+                    continue
+                path, rel = Path(entry.path), Path(entry.path).relative_to(root).as_posix()
+                st = entry.stat(follow_symlinks=False)
+                if stat.S_ISLNK(st.st_mode):
+                    target = os.readlink(path)
+                    if _link_stays_inside(root, path, target):
+                        os.symlink(target, there / entry.name)
+                    else:
+                        report.skipped.append(SkippedEntry(path=rel, kind="symlink",
+                                                           reason=f"points out of the workspace ({target})"))
+                elif stat.S_ISDIR(st.st_mode):
+                    (there / entry.name).mkdir()
+                    stack.append((path, there / entry.name))
+                elif stat.S_ISREG(st.st_mode):
+                    if report.bytes_copied + st.st_size > max_bytes:
+                        report.skipped.append(SkippedEntry(path=rel, kind="file",
+                                                           reason=f"copy cap of {max_bytes} bytes reached"))
+                        continue
+                    try:
+                        report.bytes_copied += _copy_regular(path, there / entry.name)
+                    except OSError as exc:
+                        report.skipped.append(SkippedEntry(path=rel, kind="file", reason=f"unreadable: {exc}"))
+                else:
+                    report.skipped.append(SkippedEntry(path=rel, kind=_kind(st.st_mode), reason="not a regular file"))
+    return report
+
+
+def copy_workspace(src: Path, parent: Path | None = None, max_bytes: int = COPY_CAP_BYTES) -> tuple[Path, CopyReport]:
+    """A fresh copy of ``src`` as ``<new folder>/repo``; returns it with what was skipped."""
+    base = Path(tempfile.mkdtemp(prefix=WORKSPACE_PREFIX, dir=parent))
+    ws = base / "repo"
+    try:
+        report = copy_tree_safely(src, ws, max_bytes)
+    except OSError as exc:
+        shutil.rmtree(base, ignore_errors=True)
+        raise InfraError(f"could not copy {src}: {exc}") from exc
+    return ws, report
 
 
 def create_workspace(case_dir: Path, parent: Path | None = None) -> Path:
-    """Copy ``case_dir`` into a new temp folder outside the repository (no .git, nothing from answers/)."""
-    base = Path(tempfile.mkdtemp(prefix=WORKSPACE_PREFIX, dir=parent))
-    ws = base / "repo"
-    shutil.copytree(case_dir, ws, ignore=_IGNORE, symlinks=False)
-    return ws
+    """Copy a case into a new temp folder outside the repository (no .git, nothing from answers/)."""
+    return copy_workspace(case_dir, parent)[0]
 
 
 def remove_workspace(ws: Path) -> None:
@@ -28,44 +116,79 @@ def remove_workspace(ws: Path) -> None:
     shutil.rmtree(base, ignore_errors=True)
 
 
-def copy_tree(src: Path, parent: Path | None = None) -> Path:
-    """A fresh copy of a (final) workspace, so graders never run inside the agent's own folder."""
-    return create_workspace(src, parent)
+def _entries(folder: Path) -> dict[str, tuple[str, os.stat_result]]:
+    """rel path -> ("file" | "link", lstat) for regular files and links, never following either."""
+    out, stack = {}, [Path(folder)]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.name in IGNORED_PARTS or entry.name.endswith(".pyc"):
+                    continue
+                st = entry.stat(follow_symlinks=False)
+                rel = Path(entry.path).relative_to(folder).as_posix()
+                if stat.S_ISLNK(st.st_mode):
+                    out[rel] = ("link", st)
+                elif stat.S_ISDIR(st.st_mode):
+                    stack.append(Path(entry.path))
+                elif stat.S_ISREG(st.st_mode):
+                    out[rel] = ("file", st)
+    return out
 
 
-def _read_lines(path: Path) -> list[str] | None:
+def _content(folder: Path, rel: str, entry) -> tuple[list[str] | None, str]:
+    """(lines or None when binary/too big, git mode) of a file or link, read without following links."""
+    kind, st = entry
+    path = folder / rel
+    if kind == "link":
+        return [os.readlink(path)], "120000"
+    mode = "100755" if st.st_mode & stat.S_IXUSR else "100644"
+    if st.st_size > DIFF_FILE_CAP_BYTES:
+        return None, mode
     try:
-        return path.read_text(encoding="utf-8").splitlines(keepends=True)
-    except (UnicodeDecodeError, OSError):
-        return None
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read(DIFF_FILE_CAP_BYTES + 1).decode("utf-8").splitlines(keepends=True), mode
+    except (OSError, UnicodeDecodeError):
+        return None, mode
 
 
-def diff_trees(before: Path, after: Path, max_file_bytes: int = 1_000_000) -> str:
-    """Unified diff (``a/``, ``b/`` prefixes, ``git apply`` compatible) from ``before`` to ``after``."""
-    rel_before = {p.relative_to(before).as_posix() for p in iter_files(before)}
-    rel_after = {p.relative_to(after).as_posix() for p in iter_files(after)}
+def diff_trees(before: Path, after: Path, max_bytes: int = DIFF_CAP_BYTES) -> str:
+    """Unified diff (``a/``, ``b/`` prefixes, ``git apply`` compatible) from ``before`` to ``after``.
+
+    Only regular files and links count; the whole diff is capped at ``max_bytes`` (the cut is
+    marked, and a cut diff no longer applies)."""
+    old_entries, new_entries = _entries(before), _entries(after)
     chunks: list[str] = []
-    for rel in sorted(rel_before | rel_after):
-        a, b = before / rel, after / rel
-        if a.is_file() and b.is_file() and a.read_bytes() == b.read_bytes():
+    size = 0
+    for rel in sorted(old_entries.keys() | new_entries.keys()):
+        a, b = old_entries.get(rel), new_entries.get(rel)
+        old, old_mode = _content(before, rel, a) if a else ([], None)
+        new, new_mode = _content(after, rel, b) if b else ([], None)
+        if a and b and old is not None and old == new and old_mode == new_mode:
             continue
-        too_big = any(p.is_file() and p.stat().st_size > max_file_bytes for p in (a, b))
-        old = [] if not a.is_file() else _read_lines(a)
-        new = [] if not b.is_file() else _read_lines(b)
-        if too_big or old is None or new is None:
-            chunks.append(f"Binary or large file {rel} differs\n")
-            continue
-        for lines in (old, new):
-            if lines and not lines[-1].endswith("\n"):
-                lines[-1] += "\n\\ No newline at end of file\n"
-        from_name = f"a/{rel}" if a.is_file() else "/dev/null"
-        to_name = f"b/{rel}" if b.is_file() else "/dev/null"
-        chunks.append(f"diff --git a/{rel} b/{rel}\n")
-        if not a.is_file():
-            chunks.append("new file mode 100644\n")
-        if not b.is_file():
-            chunks.append("deleted file mode 100644\n")
-        chunks.extend(difflib.unified_diff(old, new, from_name, to_name))
+        if old is None or new is None:
+            if a and b and a[0] == b[0] == "file" and filecmp.cmp(before / rel, after / rel, shallow=False):
+                continue
+            chunk = f"Binary or large file {rel} differs\n"
+        else:
+            for lines in (old, new):
+                if lines and not lines[-1].endswith("\n"):
+                    lines[-1] += "\n\\ No newline at end of file\n"
+            parts = [f"diff --git a/{rel} b/{rel}\n"]
+            if not a:
+                parts.append(f"new file mode {new_mode}\n")
+            elif not b:
+                parts.append(f"deleted file mode {old_mode}\n")
+            elif old_mode != new_mode:
+                parts.append(f"old mode {old_mode}\nnew mode {new_mode}\n")
+            parts.extend(difflib.unified_diff(old, new, f"a/{rel}" if a else "/dev/null",
+                                              f"b/{rel}" if b else "/dev/null"))
+            chunk = "".join(parts)
+        if size + len(chunk) > max_bytes:
+            chunks.append(f"[... diff cut at {max_bytes} bytes by the harness: {rel} and later files not shown ...]\n")
+            break
+        chunks.append(chunk)
+        size += len(chunk)
     return "".join(chunks)
 
 

@@ -9,7 +9,10 @@ a budget runs out (``limit_reached``), or the API fails past the SDK's retries
 
 Requests are recorded without repeating the history (it would grow the transcript
 quadratically): ``messages`` holds only the messages added since the previous request,
-starting at index ``messages_from``; ``full_requests`` rebuilds the exact bodies sent.
+starting at index ``messages_from``, and an assistant turn in it is a reference
+``{"$assistant_turn_of": E}`` to the ``model_call`` event whose response it came from;
+``full_requests`` rebuilds the exact bodies sent. A reply is capped (every string at
+``MAX_REPLY_STRING``): a cut reply's tool calls are refused, not run on truncated arguments.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from harness.agents.base import AgentOutcome, AgentTask, Limits
 from harness.agents.llm_tools import BASH, EDIT, SUBMIT, TOOLS, ToolArgumentError, parse_arguments, \
     recorded_arguments, result_text
 from harness.agents.pricing import PriceTable
-from harness.agents.providers import KEY_ENV, PROVIDERS, AuthError, ModelSettings, ProviderError, ToolCall, \
-    ToolOutput, make_client
+from harness.agents.providers import KEY_ENV, MAX_REPLY_STRING, PROVIDERS, AuthError, ModelSettings, \
+    ProviderError, ToolCall, ToolOutput, make_client
 from harness.errors import ConfigError
 from harness.models import Report, TokenUsage
 
@@ -79,6 +82,8 @@ class _Episode:
         self.steps = self.tool_errors = self.input_tokens = self.output_tokens = 0
         self.cost: float | None = 0.0 if agent.price else None
         self.recorded = 0  # messages already written to the transcript in earlier requests
+        self.turn_events: dict[int, int] = {}  # history index of an assistant turn -> its model_call event id
+        self.last_call_event = -1
 
     # --- budgets ---------------------------------------------------------------
 
@@ -95,7 +100,7 @@ class _Episode:
             return f"max_tokens ({lim.max_tokens}) reached: {self.input_tokens + self.output_tokens} used"
         if lim.max_cost_usd is not None and self.cost is not None and self.cost >= lim.max_cost_usd:
             return f"max_cost_usd ({lim.max_cost_usd:g}) reached: ${self.cost:.4f} spent"
-        return None
+        return self.task.tools.disk_problem
 
     def outcome(self, status: str, report: Report | None = None, error: str | None = None) -> AgentOutcome:
         cost = round(self.cost, 6) if self.cost is not None else None
@@ -118,13 +123,14 @@ class _Episode:
             if turn.text:
                 tr.append("message", role="assistant", content=turn.text)
             self.conv.add_assistant(turn)
+            self.turn_events[len(self.conv.messages) - 1] = self.last_call_event
             if not turn.tool_calls:
                 tr.append("message", role="user", content=NUDGE)
                 self.conv.add_user(NUDGE)
                 continue
             outputs = []
             for call in turn.tool_calls:
-                result = self.run_tool(call)
+                result = self.refuse_capped(call) if turn.capped else self.run_tool(call)
                 if isinstance(result, Report):
                     return self.outcome("completed", report=result)
                 outputs.append(result)
@@ -136,7 +142,8 @@ class _Episode:
         request = self.conv.request()
         recorded = {k: v for k, v in request.items() if k != "messages"}
         recorded["messages_from"] = self.recorded
-        recorded["messages"] = copy.deepcopy(request["messages"][self.recorded:])
+        recorded["messages"] = [{"$assistant_turn_of": self.turn_events[i]} if i in self.turn_events
+                                else copy.deepcopy(m) for i, m in enumerate(request["messages"]) if i >= self.recorded]
         self.recorded = len(request["messages"])
         t0 = time.monotonic()
         try:
@@ -148,8 +155,9 @@ class _Episode:
                 raise
             return self.outcome("agent_error", error=f"model call failed after retries: {exc}")
         self.steps += 1
-        tr.append("model_call", provider=self.agent.provider, request=recorded, response=turn.response,
-                  latency_s=round(time.monotonic() - t0, 4))
+        event = tr.append("model_call", provider=self.agent.provider, request=recorded, response=turn.response,
+                          latency_s=round(time.monotonic() - t0, 4))
+        self.last_call_event = event.id
         self.input_tokens += turn.input_tokens
         self.output_tokens += turn.output_tokens
         call_cost = self.agent.price.cost(turn.input_tokens, turn.output_tokens) if self.agent.price else None
@@ -158,6 +166,16 @@ class _Episode:
         tr.append("usage", model=self.agent.model, input_tokens=turn.input_tokens,
                   output_tokens=turn.output_tokens, cost_usd=round(call_cost, 8) if call_cost is not None else None)
         return turn
+
+    def refuse_capped(self, call: ToolCall) -> ToolOutput:
+        """A tool call from a reply that had to be cut: recorded, shown to the model as an error, not run."""
+        self.tool_errors += 1
+        tr = self.task.transcript
+        tr.append("tool_call", call_id=call.id, name=call.name, arguments=recorded_arguments(call.arguments))
+        event = tr.append("tool_result", call_id=call.id,
+                          error=f"your reply was longer than the harness accepts (any single string over "
+                                f"{MAX_REPLY_STRING} characters), so this call was not run; send smaller pieces")
+        return ToolOutput(call.id, result_text(event), is_error=True)
 
     def run_tool(self, call: ToolCall) -> ToolOutput | Report:
         tools, tr = self.task.tools, self.task.transcript
@@ -184,10 +202,13 @@ class _Episode:
 def full_requests(events) -> list[dict[str, Any]]:
     """Rebuild each request body exactly as sent, from the transcript's ``model_call`` events."""
     out, history = [], []
+    calls = {e.id: e for e in events if e.kind == "model_call"}
     for e in events:
         if e.kind == "model_call":
             req = dict(e.request)
-            history = history[:req.pop("messages_from")] + req.pop("messages")
+            added = [PROVIDERS[calls[m["$assistant_turn_of"]].provider].assistant_message(
+                calls[m["$assistant_turn_of"]].response) if "$assistant_turn_of" in m else m for m in req.pop("messages")]
+            history = history[:req.pop("messages_from")] + added
             out.append({**req, "messages": history})
     return out
 

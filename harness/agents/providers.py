@@ -9,8 +9,7 @@ else that survived the SDK's retries: this sample fails).
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from harness.errors import ConfigError
@@ -44,9 +43,29 @@ class Turn:
     tool_calls: list[ToolCall]
     input_tokens: int
     output_tokens: int
-    response: dict[str, Any]
+    response: dict[str, Any]  # the reply as received, every string capped at MAX_REPLY_STRING
     stop_reason: str | None = None
-    raw: Any = field(default=None, repr=False)
+    capped: bool = False  # some string of the reply was cut: its tool calls must not run
+
+
+MAX_REPLY_STRING = 256 * 1024
+
+
+def cap_strings(value: Any, cap: int = MAX_REPLY_STRING) -> tuple[Any, bool]:
+    """``value`` with every string longer than ``cap`` cut to its head and tail (marked); and whether any was."""
+    if isinstance(value, str):
+        if len(value) <= cap:
+            return value, False
+        half = cap // 2
+        return f"{value[:half]}\n[... {len(value) - 2 * half} characters of the reply cut by the harness ...]\n" \
+               f"{value[-half:]}", True
+    if isinstance(value, dict):
+        items = {k: cap_strings(v, cap) for k, v in value.items()}
+        return {k: v for k, (v, _) in items.items()}, any(c for _, c in items.values())
+    if isinstance(value, list):
+        items = [cap_strings(v, cap) for v in value]
+        return [v for v, _ in items], any(c for _, c in items)
+    return value, False
 
 
 @dataclass(frozen=True)
@@ -95,26 +114,32 @@ class OpenAIChat:
             raise ProviderError(_error_text(exc)) from exc
         if not resp.choices:
             raise ProviderError(f"response has no choices: {resp.model_dump_json()[:500]}")
-        choice = resp.choices[0]
-        msg = choice.message
-        calls = [ToolCall(tc.id, tc.function.name, tc.function.arguments or "")
-                 for tc in (msg.tool_calls or []) if getattr(tc, "function", None) is not None]
         usage = resp.usage
-        return Turn(text=msg.content or "", tool_calls=calls,
+        response, capped = cap_strings(resp.model_dump(mode="json", exclude_none=True))
+        msg = self.assistant_message(response)
+        calls = [ToolCall(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in msg.get("tool_calls", [])]
+        return Turn(text=msg["content"] or "", tool_calls=calls,
                     input_tokens=(usage.prompt_tokens or 0) if usage else 0,
                     output_tokens=(usage.completion_tokens or 0) if usage else 0,
-                    response=resp.model_dump(mode="json", exclude_none=True),
-                    stop_reason=choice.finish_reason, raw=resp)
+                    response=response, stop_reason=resp.choices[0].finish_reason, capped=capped)
+
+    @staticmethod
+    def assistant_message(response: dict[str, Any]) -> dict[str, Any]:
+        """The history message for a reply; ``full_requests`` rebuilds it from the recorded response."""
+        m = response["choices"][0]["message"]
+        text = m.get("content") or ""
+        calls = [c for c in m.get("tool_calls") or [] if c.get("function") is not None]
+        msg: dict[str, Any] = {"role": "assistant", "content": text or None}
+        if calls:
+            msg["tool_calls"] = [{"id": c["id"], "type": "function",
+                                  "function": {"name": c["function"]["name"],
+                                               "arguments": c["function"].get("arguments") or ""}} for c in calls]
+        elif not text:
+            msg["content"] = ""
+        return msg
 
     def add_assistant(self, turn: Turn) -> None:
-        msg: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
-        if turn.tool_calls:
-            msg["tool_calls"] = [{"id": c.id, "type": "function",
-                                  "function": {"name": c.name, "arguments": c.arguments if isinstance(c.arguments, str)
-                                               else json.dumps(c.arguments)}} for c in turn.tool_calls]
-        elif not turn.text:
-            msg["content"] = ""
-        self.messages.append(msg)
+        self.messages.append(self.assistant_message(turn.response))
 
     def add_tool_results(self, outputs: list[ToolOutput]) -> None:
         for o in outputs:
@@ -160,17 +185,24 @@ class AnthropicMessages:
             raise AuthError(f"the Anthropic API refused the key: {_error_text(exc)}") from exc
         except anthropic.AnthropicError as exc:
             raise ProviderError(_error_text(exc)) from exc
-        text = "\n".join(b.text for b in resp.content if b.type == "text")
-        calls = [ToolCall(b.id, b.name, b.input) for b in resp.content if b.type == "tool_use"]
         u = resp.usage
         input_tokens = (u.input_tokens or 0) + (getattr(u, "cache_creation_input_tokens", None) or 0) \
             + (getattr(u, "cache_read_input_tokens", None) or 0)
+        response, capped = cap_strings(resp.model_dump(mode="json", exclude_none=True))
+        blocks = response.get("content") or []
+        text = "\n".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+        calls = [ToolCall(b["id"], b["name"], b.get("input", {})) for b in blocks if b.get("type") == "tool_use"]
         return Turn(text=text, tool_calls=calls, input_tokens=input_tokens, output_tokens=u.output_tokens or 0,
-                    response=resp.model_dump(mode="json", exclude_none=True), stop_reason=resp.stop_reason, raw=resp)
+                    response=response, stop_reason=resp.stop_reason, capped=capped)
+
+    @staticmethod
+    def assistant_message(response: dict[str, Any]) -> dict[str, Any]:
+        """The history message for a reply (thinking blocks passed back unchanged)."""
+        content = response.get("content") or [{"type": "text", "text": "(no content)"}]
+        return {"role": "assistant", "content": content}
 
     def add_assistant(self, turn: Turn) -> None:
-        content = [b.model_dump(mode="json", exclude_none=True) for b in turn.raw.content]
-        self.messages.append({"role": "assistant", "content": content or [{"type": "text", "text": "(no content)"}]})
+        self.messages.append(self.assistant_message(turn.response))
 
     def add_tool_results(self, outputs: list[ToolOutput]) -> None:
         self.messages.append({"role": "user", "content": [
