@@ -1,12 +1,22 @@
-"""Shared plumbing for the hidden verifiers (answers/case_NN/verify.py).
+"""Plumbing for the hidden verifiers, in two halves that run as two processes.
 
-A verifier is run as ``python verify.py WORKSPACE`` with WORKSPACE as its working
-directory. It imports the agent's code from there, checks bug-invariant bounds on
-several seeds, prints one JSON line ``{"passed", "seeds", "checks"}`` last, and exits
-0 only when every check on every seed passed.
+Measuring (``measure.py``): ``python -I measure.py WORKSPACE OUTDIR``, in the sandbox, on a
+fresh copy of the agent's files. It imports the agent's code, so nothing it prints or writes
+can be trusted; it only leaves measurements (``seed_<s>.json``) and artifacts
+(``seed_<s>__<name>.pt``, plain tensors) in OUTDIR. Third-party modules are imported before
+the workspace goes on ``sys.path``, and the workspace goes at the end of it, so a planted
+``torch/`` or ``json.py`` shadows nothing.
+
+Deciding (``decide.py``): ``python -I decide.py OUTDIR``, in the sandbox, with no workspace.
+It never imports the agent's code: it reads the measurements, recomputes what it can from the
+artifacts with its own copies of the case's model and data, applies the bounds, prints one
+JSON line ``{"passed", "seeds", "checks"}`` last and exits 0 only when everything passed.
+Each check says whether its value was ``recomputed`` here or ``reported`` by the measuring
+process. Anything malformed in OUTDIR fails the check that needed it; it never crashes.
 """
 
 import json
+import math
 import os
 import sys
 import traceback
@@ -14,28 +24,178 @@ from contextlib import contextmanager
 from pathlib import Path
 
 SEEDS = (0, 1, 2)
+MAX_JSON_BYTES = 16 * 1024 * 1024
+MAX_ARTIFACT_BYTES = 512 * 1024 * 1024
 
 
-def setup():
-    """Point imports at the workspace and pin threads; returns the workspace path."""
-    ws = Path(sys.argv[1]).resolve()
-    os.chdir(ws)
-    sys.path.insert(0, str(ws))
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+# --- measuring half (runs with the agent's code) -------------------------------------------
+
+
+class EntryPointMissing(Exception):
+    """An entry point the task prompt told the agent to keep is gone: a failed check, with its name."""
+
+
+def require(module, *names):
+    """``require(train, "Config", "train")`` -> the attributes, or EntryPointMissing naming the first absent."""
+    found = []
+    for name in names:
+        obj = module
+        for part in name.split("."):
+            if not hasattr(obj, part):
+                raise EntryPointMissing(f"entry point {module.__name__}.{name} missing")
+            obj = getattr(obj, part)
+        found.append(obj)
+    return found[0] if len(found) == 1 else found
+
+
+def import_workspace_module(name):
+    """Import one of the agent's modules; a module that is gone is a missing entry point."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            raise EntryPointMissing(f"entry point module {name} missing") from exc
+        raise
+
+
+class Recorder:
+    """Collects one seed's measurements and writes them to OUTDIR when the seed ends."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.values = {}
+        self.current = None
+
+    def put(self, name, value):
+        self.values[name] = value
+
+    def save(self, name, tensors):
+        """A dict of tensors as an artifact the decider loads with ``weights_only=True``."""
+        import torch
+
+        clean = {k: v.detach().cpu().clone() for k, v in tensors.items()}
+        torch.save(clean, self.out / f"seed_{self.current}__{name}.pt")
+
+    @contextmanager
+    def seed(self, seed):
+        self.current, self.values = seed, {}
+        record = {"seed": seed}
+        try:
+            yield self
+            record["status"] = "ok"
+        except EntryPointMissing as exc:
+            record.update(status="error", kind="missing_entry_point", error=str(exc))
+        except BaseException as exc:  # SystemExit from the agent's code included
+            record.update(status="error", kind="exception", error=f"{type(exc).__name__}: {exc}"[:2000])
+            traceback.print_exc(file=sys.stderr)
+        record["values"] = self.values
+        tmp = self.out / f".seed_{seed}.json.tmp"
+        tmp.write_text(json.dumps(record, default=_jsonable))
+        tmp.replace(self.out / f"seed_{seed}.json")
+
+
+def _jsonable(obj):
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    return str(obj)
+
+
+def measure_main(measure, seeds=SEEDS, preload=("numpy",)):
+    """Run ``measure(seed, recorder)`` per seed against the workspace in argv[1], writing to argv[2]."""
+    ws, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
+    os.environ["OMP_NUM_THREADS"] = "1"
+    import importlib
+
     import torch
 
+    for name in preload:
+        importlib.import_module(name)
     torch.set_num_threads(1)
-    return ws
+    os.chdir(ws)
+    sys.path.append(str(ws))
+    rec = Recorder(out)
+    for seed in seeds:
+        with rec.seed(seed):
+            measure(seed, rec)
+
+
+# --- deciding half (never imports the agent's code) -----------------------------------------
+
+
+class Unreadable(Exception):
+    """A measurement or artifact is missing or malformed."""
+
+
+def _read_regular(path: Path, limit: int) -> bytes:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        raise Unreadable(f"{path.name}: {exc.strerror or exc}") from exc
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not (st.st_mode & 0o170000 == 0o100000):
+            raise Unreadable(f"{path.name} is not a regular file")
+        if st.st_size > limit:
+            raise Unreadable(f"{path.name} is {st.st_size} bytes, over the {limit}-byte limit")
+        return fh.read(limit + 1)
+
+
+class Measurements:
+    """One seed's measurements as the measuring process left them (untrusted input)."""
+
+    def __init__(self, out: Path, seed, record: dict):
+        self.out, self.seed, self.record = out, seed, record
+        values = record.get("values")
+        self.values = values if isinstance(values, dict) else {}
+
+    def value(self, name, kind=None):
+        if name not in self.values:
+            raise Unreadable(f"measurement '{name}' missing")
+        v = self.values[name]
+        if kind is not None and not isinstance(v, kind):
+            raise Unreadable(f"measurement '{name}' is {type(v).__name__}, expected {kind}")
+        return v
+
+    def number(self, name):
+        v = self.value(name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise Unreadable(f"measurement '{name}' is not a finite number: {str(v)[:80]}")
+        return float(v)
+
+    def tensors(self, name, keys=None):
+        """An artifact's tensors, loaded with ``weights_only=True`` (no code runs)."""
+        import io
+
+        import torch
+
+        raw = _read_regular(self.out / f"seed_{self.seed}__{name}.pt", MAX_ARTIFACT_BYTES)
+        try:
+            obj = torch.load(io.BytesIO(raw), weights_only=True, map_location="cpu")
+        except Exception as exc:
+            raise Unreadable(f"artifact '{name}' does not load as tensors: {type(exc).__name__}: {exc}"[:300]) from exc
+        if not isinstance(obj, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                                for k, v in obj.items()):
+            raise Unreadable(f"artifact '{name}' is not a dict of tensors")
+        if keys is not None and set(obj) != set(keys):
+            raise Unreadable(f"artifact '{name}' has keys {sorted(obj)[:8]}, expected {sorted(keys)[:8]}")
+        return obj
 
 
 class Checks:
+    """Check rows for every seed; an exception inside a seed fails that seed, never the process."""
+
     def __init__(self):
         self.rows = []
         self.seeds = {}
         self._seed = None
 
-    def check(self, name, passed, value=None, bound=None):
-        row = {"name": name, "seed": self._seed, "passed": bool(passed), "value": value, "bound": bound}
+    def check(self, name, passed, value=None, bound=None, source="recomputed", reason=None):
+        row = {"name": name, "seed": self._seed, "passed": bool(passed), "value": value, "bound": bound,
+               "source": source}
+        if reason:
+            row["reason"] = reason
         self.rows.append(row)
         if self._seed is not None:
             self.seeds[str(self._seed)] = self.seeds.get(str(self._seed), True) and bool(passed)
@@ -43,13 +203,14 @@ class Checks:
 
     @contextmanager
     def seed(self, seed):
-        """Checks inside belong to ``seed``; an exception fails that seed, not the whole verifier."""
         self._seed = seed
         self.seeds.setdefault(str(seed), True)
         try:
             yield seed
+        except Unreadable as exc:
+            self.check("measurement_usable", False, value=str(exc)[:500], reason=str(exc)[:500])
         except Exception as exc:
-            self.check("no_exception", False, value=f"{type(exc).__name__}: {exc}")
+            self.check("decided_without_error", False, value=f"{type(exc).__name__}: {exc}"[:500])
             traceback.print_exc(file=sys.stderr)
         finally:
             self._seed = None
@@ -58,3 +219,33 @@ class Checks:
         passed = bool(self.rows) and all(r["passed"] for r in self.rows)
         print(json.dumps({"passed": passed, "seeds": self.seeds, "checks": self.rows}, default=str))
         sys.exit(0 if passed else 1)
+
+
+def load_seed(out: Path, seed) -> Measurements:
+    """The seed's record, or Unreadable saying why the measuring process left none."""
+    path = out / f"seed_{seed}.json"
+    if not path.exists():
+        raise Unreadable(f"no measurement for seed {seed}: the measuring process crashed, exited or timed out first")
+    try:
+        record = json.loads(_read_regular(path, MAX_JSON_BYTES))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise Unreadable(f"seed_{seed}.json is not valid JSON") from exc
+    if not isinstance(record, dict) or record.get("seed") != seed:
+        raise Unreadable(f"seed_{seed}.json is not a record for seed {seed}")
+    if record.get("status") != "ok":
+        raise Unreadable(str(record.get("error") or "the measuring process recorded an error")[:500])
+    return Measurements(out, seed, record)
+
+
+def decide_main(decide, seeds=SEEDS):
+    """Run ``decide(seed, measurements, checks)`` per seed over the measurements in argv[1]."""
+    out = Path(sys.argv[1]).resolve()
+    os.environ["OMP_NUM_THREADS"] = "1"
+    import torch
+
+    torch.set_num_threads(1)
+    checks = Checks()
+    for seed in seeds:
+        with checks.seed(seed):
+            decide(seed, load_seed(out, seed), checks)
+    checks.finish()

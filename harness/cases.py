@@ -13,7 +13,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from harness.errors import InputError
-from harness.models import AnswerKey, CaseManifest, ReferencePlan
+from harness.models import AnswerKey, CaseManifest, CorpusFix, FixCorpus, ReferencePlan, Symptoms
 
 M = TypeVar("M", bound=BaseModel)
 CASE_ID = re.compile(r"^case_\d\d$")
@@ -29,10 +29,18 @@ class Case:
     manifest: CaseManifest
     key: AnswerKey
     reference: ReferencePlan
+    corpus: tuple[CorpusFix, ...] = ()
+    symptoms: Symptoms | None = None
 
     @property
-    def verifier_path(self) -> Path:
-        return self.answer_dir / self.key.verifier
+    def corpus_dir(self) -> Path:
+        return self.answer_dir / "fixes"
+
+    @property
+    def verifier_files(self) -> list[Path]:
+        """Everything the two verifier processes get: both halves, their extra files, verifylib."""
+        own = [self.key.measure, self.key.decide, *self.key.verifier_files]
+        return [self.answer_dir / rel for rel in own] + [self.answer_dir.parent / "verifylib.py"]
 
     @property
     def gold_patch_path(self) -> Path:
@@ -100,12 +108,21 @@ def _check_consistency(case: Case) -> None:
         raise InputError(key_path, f"case_id '{case.key.case_id}' does not match folder '{case.id}'", "case_id")
     if not (case.case_dir / "README.md").is_file():
         raise InputError(case.case_dir / "README.md", "file not found (every case needs its symptom report)")
-    for field, rel in (("gold_patch", case.key.gold_patch), ("verifier", case.key.verifier)):
+    for field, rel in (("gold_patch", case.key.gold_patch), ("measure", case.key.measure),
+                       ("decide", case.key.decide), *(("verifier_files", r) for r in case.key.verifier_files)):
         if not (case.answer_dir / rel).is_file():
             raise InputError(key_path, f"'{rel}' not found in {case.answer_dir}", field)
+    if not (case.answer_dir.parent / "verifylib.py").is_file():
+        raise InputError(case.answer_dir.parent / "verifylib.py", "file not found (both verifier halves import it)")
     for i, over in enumerate(case.key.over_fixes):
         if not (case.answer_dir / over.patch).is_file():
             raise InputError(key_path, f"'{over.patch}' not found in {case.answer_dir}", f"over_fixes.{i}.patch")
+    names = [f.name for f in case.corpus]
+    for i, fix in enumerate(case.corpus):
+        if not (case.corpus_dir / fix.patch).is_file():
+            raise InputError(case.corpus_dir / "fixes.toml", f"'{fix.patch}' not found in {case.corpus_dir}", f"fix.{i}.patch")
+        if names.count(fix.name) > 1:
+            raise InputError(case.corpus_dir / "fixes.toml", f"name '{fix.name}' is used twice", f"fix.{i}.name")
     for i, loc in enumerate(case.key.locations):
         target = case.case_dir / loc.file
         if not target.is_file():
@@ -122,6 +139,7 @@ def load_case(root: Path, case_id: str) -> Case:
         raise InputError(case_dir, f"no such case (known: {', '.join(list_case_ids(root)) or 'none'})")
     if not answer_dir.is_dir():
         raise InputError(answer_dir, f"case '{case_id}' has no answer folder")
+    corpus_file, symptoms_file = answer_dir / "fixes" / "fixes.toml", answer_dir / "symptoms.toml"
     case = Case(
         id=case_id,
         case_dir=case_dir,
@@ -129,6 +147,8 @@ def load_case(root: Path, case_id: str) -> Case:
         manifest=load_record(case_dir / "case.toml", CaseManifest),
         key=load_record(answer_dir / "key.toml", AnswerKey),
         reference=load_record(answer_dir / "reference.toml", ReferencePlan),
+        corpus=tuple(load_record(corpus_file, FixCorpus).fix) if corpus_file.exists() else (),
+        symptoms=load_record(symptoms_file, Symptoms) if symptoms_file.exists() else None,
     )
     _check_consistency(case)
     return case

@@ -18,8 +18,8 @@ from harness.cases import find_root, list_case_ids, load_cases
 from harness.errors import BenchError, ConfigError
 from harness.report import display_table, summary_table
 from harness.results import read_manifest, read_samples
-from harness.runner import RunConfig, run
-from harness.sandbox import default_hidden, get_sandbox
+from harness.runner import RunConfig, run, run_scratch
+from harness.sandbox import get_sandbox
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="ml-debug-bench: can an AI agent debug a broken ML training setup?")
@@ -107,37 +107,39 @@ def run_cmd(
     judge_repeats: int = typer.Option(1, "--judge-repeats", min=1, help="judge repeats per criterion (majority vote)"),
 ):
     """Run an agent over the cases, grade each sample, and print the results table."""
+    def progress(label, done, total, result):
+        if result is None:
+            err.print(f"[{done + 1}/{total}] {label} ...")
+        else:
+            v = result.verdicts
+            u = result.usage
+            spend = (f", {u.input_tokens + u.output_tokens} tokens"
+                     + (f", ${u.cost_usd:.4f}" if u.cost_usd is not None else "")) if u.input_tokens else ""
+            marks = ", ".join(f"{c} {v[c].status}" for c in ("location_match", "fix_verified", "tampering") if c in v)
+            err.print(f"[{done}/{total}] {label}: {result.status} in {result.duration_s:.1f}s ({marks}{spend})"
+                      + (f" — {escape(result.error)}" if result.error else ""))
+
     try:
         root = find_root()
-        case_list = load_cases(root, cases or None)
+        load_cases(root, cases or None)  # a bad case or key fails here, before anything is copied
         conds, skill_text, skill_sha = _conditions(conditions, skill)
         limits = Limits(max_steps=max_steps, max_wall_seconds=max_wall, max_tokens=max_tokens,
                         max_cost_usd=max_cost, command_timeout=command_timeout)
-        agent_obj = make_agent(agent, root, **_llm_options(
-            base_url=base_url, temperature=temperature, max_tokens_per_call=max_tokens_per_call,
-            reasoning_effort=reasoning_effort, max_retries=max_retries, prices=prices))
-        if hasattr(agent_obj, "check_limits"):
-            agent_obj.check_limits(limits)
-        box = get_sandbox(sandbox, hide=default_hidden(root, out_dir))
+        box = get_sandbox(sandbox)
         if box.name == "none":
-            err.print(f"[yellow]warning:[/] agent commands are not isolated (sandbox: none): {box.reason}")
-        cfg = RunConfig(agent=agent_obj, cases=case_list, out_root=out_dir, epochs=epochs, conditions=conds,
-                        skill_text=skill_text, skill_sha256=skill_sha, limits=limits,
-                        sandbox=box, judge=_run_judge_hook(judge, judge_repeats, agent))
-
-        def progress(label, done, total, result):
-            if result is None:
-                err.print(f"[{done + 1}/{total}] {label} ...")
-            else:
-                v = result.verdicts
-                u = result.usage
-                spend = (f", {u.input_tokens + u.output_tokens} tokens"
-                         + (f", ${u.cost_usd:.4f}" if u.cost_usd is not None else "")) if u.input_tokens else ""
-                err.print(f"[{done}/{total}] {label}: {result.status} in {result.duration_s:.1f}s "
-                          f"(location_match {v['location_match'].status}, fix_verified {v['fix_verified'].status}"
-                          f"{spend})" + (f" — {result.error}" if result.error else ""))
-
-        run_dir = run(cfg, progress)
+            err.print(f"[yellow]warning:[/] agent code is not isolated (sandbox: none): {box.reason}. "
+                      "Tampering is detected, not prevented.")
+        with run_scratch(root) as (inputs, work_dir):
+            agent_obj = make_agent(agent, inputs.root, **_llm_options(
+                base_url=base_url, temperature=temperature, max_tokens_per_call=max_tokens_per_call,
+                reasoning_effort=reasoning_effort, max_retries=max_retries, prices=prices))
+            if hasattr(agent_obj, "check_limits"):
+                agent_obj.check_limits(limits)
+            cfg = RunConfig(agent=agent_obj, cases=load_cases(inputs.root, cases or None), out_root=out_dir,
+                            epochs=epochs, conditions=conds, skill_text=skill_text, skill_sha256=skill_sha,
+                            limits=limits, sandbox=box, judge=_run_judge_hook(judge, judge_repeats, agent),
+                            inputs=inputs, work_dir=work_dir)
+            run_dir = run(cfg, progress)
     except BenchError as exc:
         _fail(exc)
     print_results(run_dir)
@@ -154,13 +156,15 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="a results/<run_id> fold
 
 
 @app.command("validate")
-def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case ids (default: all)")):
+def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case ids (default: all)"),
+                 sandbox: str = typer.Option("auto", help="auto | required | none")):
     """Check each case: broken fails, gold passes, over-fixes rejected, oracle/floor agents, leak scan."""
     from harness.validate import validate_case
 
     try:
         root = find_root()
         case_list = load_cases(root, cases or None)
+        box = get_sandbox(sandbox)
     except BenchError as exc:
         _fail(exc)
     failures = 0
@@ -171,12 +175,43 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
             mark = "[green]ok  [/]" if chk.passed else "[red]FAIL[/]"
             err.print(f"  {mark} {escape(chk.name)} ({chk.duration_s:.1f}s) {escape(chk.detail)}")
 
-        checks = validate_case(case, root, progress=show)
+        checks = validate_case(case, root, box, progress=show)
         failures += sum(not c.passed for c in checks)
     if failures:
         err.print(f"[red]{failures} check(s) failed[/]")
         raise typer.Exit(1)
     err.print(f"[green]all checks passed for {len(case_list)} case(s)[/]")
+
+
+@app.command("verify")
+def verify_cmd(
+    case_id: str = typer.Argument(..., help="the case whose hidden verifier to run, e.g. case_01"),
+    directory: Path = typer.Argument(..., help="a folder holding a version of the case's files"),
+    sandbox: str = typer.Option("auto", help="auto | required | none"),
+):
+    """Run a case's hidden verifier on any folder, exactly as grading does; print its verdict JSON.
+
+    Exit 0: the verifier passed; 1: it failed; 2: it could not run (or bad arguments)."""
+    import json
+
+    from harness.verification import verify_tree
+
+    try:
+        root = find_root()
+        (case,) = load_cases(root, [case_id])
+        if not directory.is_dir():
+            raise ConfigError(f"{directory} is not a folder")
+        box = get_sandbox(sandbox)
+        if box.name == "none":
+            err.print(f"[yellow]warning:[/] the verifier runs this folder's code unisolated (sandbox: none): {box.reason}")
+        with run_scratch(root) as (inputs, _):
+            (private_case,) = load_cases(inputs.root, [case_id])
+            result = verify_tree(private_case, directory, box, guard=inputs.check)
+    except BenchError as exc:
+        _fail(exc)
+    print(json.dumps({"case": case.id, "sandbox": box.name, **result.model_dump(mode="json", exclude_none=True)},
+                     indent=2))
+    raise typer.Exit({"pass": 0, "fail": 1}.get(result.status, 2))
 
 
 @app.command("cases")

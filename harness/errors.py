@@ -30,3 +30,8 @@ class RunAborted(BenchError):
     def __init__(self, message: str, run_dir):
         self.run_dir = run_dir
         super().__init__(message)
+
+
+class IntegrityError(BenchError):
+    """The private copy of the cases or answers changed during a run: code we ran wrote to it.
+    Nothing graded after that point could be trusted, so the run stops."""

@@ -25,6 +25,10 @@ class CaseManifest(Record):
     id: str
     run: str = Field(description="shell command, run in the workspace, that shows the symptom")
     timeout_seconds: float = Field(default=60.0, gt=0)
+    entry_points: list[str] = Field(
+        default_factory=list,
+        description="module.name the task prompt asks the agent to keep (names and signatures): the hidden "
+                    "verifier calls them, so renaming one is a failed check the agent was warned about")
 
 
 class Location(Record):
@@ -71,9 +75,42 @@ class AnswerKey(Record):
     locations: list[Location] = Field(min_length=1)
     leak_terms: list[str] = Field(default_factory=list, description="phrases that must never appear in the case folder")
     gold_patch: str = "gold.patch"
-    verifier: str = "verify.py"
+    measure: str = Field(default="measure.py", description="the measuring half of the verifier (runs the agent's code)")
+    decide: str = Field(default="decide.py", description="the deciding half (never imports the agent's code)")
+    verifier_files: list[str] = Field(default_factory=list, description="other answer files both halves may read")
     verifier_timeout_seconds: float = Field(default=300.0, gt=0)
     over_fixes: list[OverFix] = Field(default_factory=list)
+
+
+class CorpusFix(Record):
+    """One labelled candidate fix of a case's mutation corpus (``answers/case_NN/fixes/fixes.toml``)."""
+
+    name: str = Field(pattern=r"^[a-z0-9_]+$")
+    patch: str
+    expect: Literal["accept", "reject"]
+    kind: str
+    description: str
+    evidence: str = ""
+
+
+class FixCorpus(Record):
+    fix: list[CorpusFix] = Field(default_factory=list)
+
+
+class SymptomRun(Record):
+    """A command whose output the case README quotes; ``validate`` re-runs it and compares."""
+
+    command: str
+    block: int = Field(ge=1, description="1-based index of the README's fenced code block holding the output")
+    abs_tol_digits: float = Field(default=2.0, gt=0,
+                                  description="numbers agree within this many units of their last printed digit")
+    ignore: list[str] = Field(default_factory=list, description="README lines containing any of these are not compared")
+
+
+class Symptoms(Record):
+    """``answers/case_NN/symptoms.toml``: every output block of the case README, tied to its command."""
+
+    run: list[SymptomRun] = Field(min_length=1)
 
 
 class ReferenceStep(Record):
@@ -97,6 +134,44 @@ class ReferencePlan(Record):
 
     steps: list[ReferenceStep] = Field(min_length=1)
     report: Report
+
+
+class SkippedEntry(Record):
+    """Something in an agent's workspace a copy or diff left out, and why (never followed, never read)."""
+
+    path: str
+    kind: str
+    reason: str
+
+
+class CopyReport(Record):
+    bytes_copied: int = 0
+    skipped: list[SkippedEntry] = Field(default_factory=list)
+
+
+class ProcessRun(Record):
+    """How one sandboxed process of a verification ended (its output is diagnostics, never a verdict)."""
+
+    exit_code: int | None
+    timed_out: bool
+    duration_s: float
+    stderr_tail: str = ""
+
+
+class VerifierRun(Record):
+    """The hidden verifier's outcome on one tree: ``error`` means it could not run (not the agent's fail)."""
+
+    status: Literal["pass", "fail", "error"]
+    reason: str | None = None
+    result: dict[str, Any] = Field(default_factory=dict, description="the deciding process's JSON verdict")
+    measure: ProcessRun | None = None
+    decide: ProcessRun | None = None
+    skipped: list[SkippedEntry] = Field(default_factory=list, description="left out of the copy the verifier saw")
+    duration_s: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
 
 
 # --- transcripts ---------------------------------------------------------------
@@ -187,7 +262,7 @@ class EventLine(Record):
 
 VerdictStatus = Literal["pass", "fail", "not_applicable", "unscored"]
 CRITERIA_LLM = ("root_cause", "discriminating_test", "localization")
-CRITERIA_DETERMINISTIC = ("location_match", "fix_verified", "fallback_added", "answer_leak")
+CRITERIA_DETERMINISTIC = ("location_match", "fix_verified", "fallback_added", "tampering", "answer_leak")
 
 
 class Evidence(Record):
@@ -252,9 +327,13 @@ class RunManifest(Record):
     epochs: int = Field(ge=1)
     case_sha256: dict[str, str]
     answer_sha256: dict[str, str]
+    inputs_sha256: dict[str, str] = Field(default_factory=dict,
+                                          description="whole-tree hashes of the run's private cases/ and answers/ "
+                                                      "(verifylib.py included), re-checked before every grading")
     prompt_template_sha256: str
     skill_sha256: str | None = None
     judge: str | None = None
     judge_prompt_sha256: str | None = None
     sandbox: str
+    sandbox_details: dict[str, Any] = Field(default_factory=dict)
     platform: dict[str, str] = Field(default_factory=dict)

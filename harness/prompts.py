@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from harness.hashing import sha256_text
 
-TASK_TEMPLATE_VERSION = "task-v1"
+TASK_TEMPLATE_VERSION = "task-v2"
 
 SYSTEM_TEMPLATE = """\
 You are a software engineer working in a terminal. You can run shell commands in the \
@@ -30,7 +30,8 @@ Their bug report is below.
 
 The repository is at: {workspace}
 Run the code, investigate, find the root cause, and fix it in the repository. \
-Keep the repository's structure and entry points (file names, function names, command-line flags) as they are.
+Keep the repository's structure and entry points as they are: file names, command-line flags, and \
+these names with their signatures, which other code calls: {entry_points}.
 
 When you are finished, call submit_report with:
 - root_cause: what is wrong and why it produces the symptom
@@ -51,5 +52,6 @@ def render_system(skill: str | None) -> str:
     return SYSTEM_TEMPLATE.format(skill_block=block)
 
 
-def render_task(readme: str, workspace: str) -> str:
-    return TASK_TEMPLATE.format(readme=readme.strip(), workspace=workspace)
+def render_task(readme: str, workspace: str, entry_points: list[str] = ()) -> str:
+    names = ", ".join(f"`{e}`" for e in entry_points) or "the functions and classes other modules import"
+    return TASK_TEMPLATE.format(readme=readme.strip(), workspace=workspace, entry_points=names)

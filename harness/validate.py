@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import tempfile
 import time
@@ -12,11 +13,10 @@ from pydantic import BaseModel, ConfigDict
 from harness.agents.null import NullAgent
 from harness.agents.reference import ReferenceAgent
 from harness.cases import Case
-from harness.execution import run_shell
 from harness.hashing import iter_files
-from harness.sandbox import PlainSandbox
+from harness.models import VerifierRun
+from harness.verification import verify_tree
 from harness.workspace import apply_patch, create_workspace, remove_workspace
-from judges.deterministic import run_verifier
 
 MIN_SEEDS = 3
 # Words an author would not leave in a repo whose bug they had not found yet.
@@ -33,88 +33,186 @@ class Check(BaseModel):
     duration_s: float = 0.0
 
 
-def _seeds(out: dict) -> dict[str, bool]:
-    return {str(k): bool(v) for k, v in (out.get("result", {}).get("seeds") or {}).items()}
+def _seeds(out: VerifierRun) -> dict[str, bool]:
+    return {str(k): bool(v) for k, v in (out.result.get("seeds") or {}).items()}
 
 
-def _verify_variant(case: Case, patch: Path | None) -> dict:
+def _verify_variant(case: Case, patch: Path | None, sandbox) -> VerifierRun:
     ws = create_workspace(case.case_dir)
     try:
         if patch is not None:
             apply_patch(ws, patch)
-        return run_verifier(case, ws)
+        return verify_tree(case, ws, sandbox)
     finally:
         remove_workspace(ws)
 
 
-def _describe(out: dict) -> str:
-    failed = [c for c in out.get("result", {}).get("checks", []) if not c.get("passed")]
+def _describe(out: VerifierRun) -> str:
     seeds = _seeds(out)
     text = f"seeds={seeds}" if seeds else "no per-seed results"
-    if failed:
-        text += "; first failing check: " + str(failed[0])[:300]
-    if not out.get("result"):
-        text += "; verifier output unparseable: " + out.get("stderr_tail", "")[-300:]
+    if out.reason:
+        text += f"; {out.status}: {out.reason}"
+    if out.status == "error":
+        tails = [p.stderr_tail[-300:] for p in (out.measure, out.decide) if p is not None]
+        text += "; stderr: " + " | ".join(tails)
     return text
 
 
-def check_broken_runs(case: Case) -> Check:
+def _run_broken(case: Case, command: str, sandbox):
     ws = create_workspace(case.case_dir)
     try:
-        res = run_shell(case.manifest.run, ws, case.manifest.timeout_seconds)
+        return sandbox.run(command, ws, case.manifest.timeout_seconds, 256 * 1024)
     finally:
         remove_workspace(ws)
-    ok = not res.timed_out
-    detail = f"'{case.manifest.run}' took {res.duration_s:.1f}s (budget {case.manifest.timeout_seconds:g}s), exit {res.exit_code}"
-    return Check(case_id=case.id, name="broken_runs_in_budget", passed=ok, detail=detail, duration_s=res.duration_s)
 
 
-def check_broken_fails(case: Case) -> Check:
-    out = _verify_variant(case, None)
+def check_runs(case: Case, sandbox) -> list[Check]:
+    """The broken repo's run command finishes within its budget, and every README block of output
+    (listed in answers/case_NN/symptoms.toml) is what the broken repo prints today."""
+    commands = list(dict.fromkeys([case.manifest.run] + [r.command for r in (case.symptoms.run if case.symptoms else [])]))
+    results = {cmd: _run_broken(case, cmd, sandbox) for cmd in commands}
+    main = results[case.manifest.run]
+    checks = [Check(case_id=case.id, name="broken_runs_in_budget", passed=not main.timed_out and main.exit_code == 0,
+                    detail=f"'{case.manifest.run}' took {main.duration_s:.1f}s (budget "
+                           f"{case.manifest.timeout_seconds:g}s), exit {main.exit_code}", duration_s=main.duration_s)]
+    if case.symptoms is None:
+        return checks + [Check(case_id=case.id, name="readme_output_matches", passed=False,
+                               detail="no answers/<case>/symptoms.toml ties the README's output blocks to commands")]
+    blocks = readme_blocks((case.case_dir / "README.md").read_text(encoding="utf-8"))
+    for run in case.symptoms.run:
+        name = f"readme_output_matches:block{run.block}"
+        if run.block > len(blocks):
+            checks.append(Check(case_id=case.id, name=name, passed=False, detail=f"README has {len(blocks)} blocks"))
+            continue
+        res = results[run.command]
+        problems = compare_output(blocks[run.block - 1], res.stdout + res.stderr, run.abs_tol_digits, run.ignore)
+        checks.append(Check(case_id=case.id, name=name, passed=not problems, duration_s=res.duration_s,
+                            detail=f"'{run.command}': " + ("; ".join(problems[:3]) if problems else "every line matches")))
+    return checks
+
+
+FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def readme_blocks(text: str) -> list[str]:
+    return [m.group(1) for m in FENCE.finditer(text)]
+
+
+def _unit(number: str) -> float:
+    """One unit of the last printed digit: 2.474 -> 0.001, 7.50e-05 -> 1e-07, 300 -> 1."""
+    mantissa, _, exponent = number.lower().partition("e")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    return 10.0 ** (-decimals + (int(exponent) if exponent else 0))
+
+
+def compare_output(block: str, output: str, tol_digits: float, ignore: list[str]) -> list[str]:
+    """README lines with no output line of the same shape whose numbers agree within tolerance."""
+    by_shape: dict[str, list[list[str]]] = {}
+    for line in output.splitlines():
+        by_shape.setdefault(NUMBER.sub("#", line.strip()), []).append(NUMBER.findall(line))
+    problems = []
+    for line in block.splitlines():
+        text = line.strip()
+        if not text or set(text) <= {".", " ", "…"} or any(pat in text for pat in ignore):
+            continue
+        want = NUMBER.findall(text)
+        candidates = by_shape.get(NUMBER.sub("#", text), [])
+        if not any(all(abs(float(a) - float(b)) <= tol_digits * _unit(a) for a, b in zip(want, got))
+                   for got in candidates):
+            near = f"; nearest printed: {candidates[0]}" if candidates else "; no printed line has that shape"
+            problems.append(f"README line {text[:90]!r} not reproduced{near}")
+    return problems
+
+
+def check_entry_points(case: Case) -> Check:
+    """Every entry point the task prompt names exists in the case as shipped (module.name[.attr])."""
+    missing = []
+    for spec in case.manifest.entry_points:
+        module, *names = spec.split(".")
+        path = case.case_dir / f"{module}.py"
+        if not path.is_file() or not names:
+            missing.append(spec)
+            continue
+        scope = ast.parse(path.read_text(encoding="utf-8")).body
+        for name in names:
+            found = [n for n in scope if (isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == name)
+                     or (isinstance(n, ast.Assign) and any(getattr(t, "id", None) == name for t in n.targets))
+                     or (isinstance(n, ast.AnnAssign) and getattr(n.target, "id", None) == name)]
+            if not found:
+                missing.append(spec)
+                break
+            scope = getattr(found[0], "body", [])
+    ok = bool(case.manifest.entry_points) and not missing
+    detail = (f"missing: {', '.join(missing)}" if missing else
+              ", ".join(case.manifest.entry_points) or "case.toml names no entry_points")
+    return Check(case_id=case.id, name="entry_points_exist", passed=ok, detail=detail)
+
+
+def check_corpus(case: Case, sandbox) -> list[Check]:
+    """The mutation corpus: at least 4 correct fixes the verifier accepts and 6 wrong ones it rejects."""
+    n_accept = sum(f.expect == "accept" for f in case.corpus)
+    n_reject = sum(f.expect == "reject" for f in case.corpus)
+    checks = [Check(case_id=case.id, name="corpus_size", passed=n_accept >= 4 and n_reject >= 6,
+                    detail=f"{n_accept} correct fixes (need 4), {n_reject} wrong fixes (need 6) in fixes/fixes.toml")]
+    for fix in case.corpus:
+        checks.append(check_patch_verdict(case, f"corpus_{fix.expect}:{fix.name}", case.corpus_dir / fix.patch,
+                                          fix.expect, sandbox))
+    return checks
+
+
+def check_broken_fails(case: Case, sandbox) -> Check:
+    out = _verify_variant(case, None, sandbox)
     seeds = _seeds(out)
-    ok = not out["passed"] and len(seeds) >= MIN_SEEDS and not any(seeds.values())
+    ok = out.status == "fail" and len(seeds) >= MIN_SEEDS and not any(seeds.values())
     return Check(case_id=case.id, name="verifier_fails_on_broken", passed=ok, detail=_describe(out),
-                 duration_s=out["duration_s"])
+                 duration_s=out.duration_s)
 
 
-def check_gold_passes(case: Case) -> Check:
+def check_gold_passes(case: Case, sandbox) -> Check:
     try:
-        out = _verify_variant(case, case.gold_patch_path)
+        out = _verify_variant(case, case.gold_patch_path, sandbox)
     except Exception as exc:
         return Check(case_id=case.id, name="verifier_passes_on_gold", passed=False, detail=str(exc))
     seeds = _seeds(out)
-    ok = out["passed"] and len(seeds) >= MIN_SEEDS and all(seeds.values())
+    ok = out.status == "pass" and len(seeds) >= MIN_SEEDS and all(seeds.values())
     return Check(case_id=case.id, name="verifier_passes_on_gold", passed=ok, detail=_describe(out),
-                 duration_s=out["duration_s"])
+                 duration_s=out.duration_s)
 
 
-def check_over_fix(case: Case, over) -> Check:
+def check_patch_verdict(case: Case, name: str, patch: Path, expect: str, sandbox) -> Check:
+    """A labelled patch (an over-fix, or a fix of the mutation corpus) gets the verdict it is labelled with."""
     try:
-        out = _verify_variant(case, case.answer_dir / over.patch)
-        ok, detail = not out["passed"], _describe(out)
+        out = _verify_variant(case, patch, sandbox)
     except Exception as exc:
-        ok, detail, out = False, f"over-fix patch failed to apply: {exc}", {"duration_s": 0.0}
-    return Check(case_id=case.id, name=f"over_fix_rejected:{over.name}", passed=ok, detail=detail,
-                 duration_s=out["duration_s"])
+        return Check(case_id=case.id, name=name, passed=False, detail=f"patch failed to apply: {exc}")
+    ok = out.status == ("pass" if expect == "accept" else "fail")
+    return Check(case_id=case.id, name=name, passed=ok, detail=f"expected {expect}; " + _describe(out),
+                 duration_s=out.duration_s)
 
 
-def check_over_fixes(case: Case) -> list[Check]:
+def check_over_fix(case: Case, over, sandbox) -> Check:
+    return check_patch_verdict(case, f"over_fix_rejected:{over.name}", case.answer_dir / over.patch, "reject", sandbox)
+
+
+def check_over_fixes(case: Case, sandbox) -> list[Check]:
     if not case.key.over_fixes:
         return [Check(case_id=case.id, name="over_fixes_named", passed=False, detail="the key names no over-fix")]
-    return [check_over_fix(case, over) for over in case.key.over_fixes]
+    return [check_over_fix(case, over, sandbox) for over in case.key.over_fixes]
 
 
-def check_agents(case: Case, root: Path) -> list[Check]:
+def check_agents(case: Case, root: Path, sandbox) -> list[Check]:
     """The oracle scores full marks on the deterministic checks; the floor scores zero."""
     from harness.runner import RunConfig, run_sample  # runner imports judges; keep this module light
 
     checks = []
     with tempfile.TemporaryDirectory(prefix="mldb-validate-") as tmp:
         for agent, want in ((ReferenceAgent(root), "pass"), (NullAgent(), "fail")):
-            cfg = RunConfig(agent=agent, cases=[case], out_root=Path(tmp), sandbox=PlainSandbox())
+            cfg = RunConfig(agent=agent, cases=[case], out_root=Path(tmp), sandbox=sandbox)
             t0 = time.monotonic()
             result = run_sample(cfg, Path(tmp), case, "control", 0)
-            names = ["location_match", "fix_verified"] + (["fallback_added", "answer_leak"] if want == "pass" else [])
+            names = ["location_match", "fix_verified"] + (["fallback_added", "tampering", "answer_leak"]
+                                                          if want == "pass" else [])
             got = {n: result.verdicts[n].status for n in names}
             ok = result.status == "completed" and all(v == want for v in got.values())
             checks.append(Check(case_id=case.id, name=f"{agent.name}_agent_scores_{want}", passed=ok,
@@ -141,9 +239,10 @@ def check_leaks(case: Case) -> Check:
     return Check(case_id=case.id, name="leak_scan", passed=not problems, detail="; ".join(problems[:10]) or "clean")
 
 
-def validate_case(case: Case, root: Path, progress=None) -> list[Check]:
-    steps = [check_leaks, check_broken_runs, check_broken_fails, check_gold_passes, check_over_fixes,
-             lambda c: check_agents(c, root)]
+def validate_case(case: Case, root: Path, sandbox, progress=None) -> list[Check]:
+    steps = [check_leaks, check_entry_points, lambda c: check_runs(c, sandbox), lambda c: check_broken_fails(c, sandbox),
+             lambda c: check_gold_passes(c, sandbox), lambda c: check_over_fixes(c, sandbox),
+             lambda c: check_corpus(c, sandbox), lambda c: check_agents(c, root, sandbox)]
     checks: list[Check] = []
     for step in steps:
         out = step(case)

@@ -6,15 +6,14 @@ fallback was added, ``answer_leak: pass`` means no leak was seen.
 
 from __future__ import annotations
 
-import json
+import fnmatch
+import posixpath
 import re
-import sys
 from pathlib import Path
 
 from harness.cases import Case
-from harness.execution import base_env, run_argv
 from harness.models import Location, Report, Verdict
-from harness.workspace import copy_tree, remove_workspace
+from harness.verification import verify_tree
 
 LOCATION = re.compile(r"(?P<file>[\w./\\-]+\.\w+)\s*:\s*(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?")
 
@@ -26,6 +25,10 @@ FALLBACK_PATTERNS = {
     "try_except": re.compile(r"^\s*except\b|^\s*try\s*:"),
     "skip_non_finite": re.compile(r"\bif\b.*(isnan|isinf|not .*isfinite)"),
 }
+
+
+MAX_SPANS = 3
+MAX_SPAN_LINES = 30
 
 
 def parse_locations(text: str) -> list[tuple[str, int, int]]:
@@ -43,47 +46,41 @@ def _same_file(reported: str, expected: str) -> bool:
 
 
 def location_match(report: Report | None, locations: list[Location]) -> Verdict:
-    """Pass when any reported file:line span overlaps any span of the key."""
+    """Pass when a reported file:line span overlaps a span of the key. A report may name at most
+    MAX_SPANS spans of at most MAX_SPAN_LINES lines each: naming everything is not localizing."""
     reported = parse_locations(report.location if report else "")
+    details = {"reported": [f"{f}:{s}-{e}" for f, s, e in reported],
+               "expected": [f"{l.file}:{l.start_line}-{l.end_line}" for l in locations]}
+
+    def fail(why: str) -> Verdict:
+        return Verdict(criterion="location_match", status="fail", reason=why, grader="deterministic", details=details)
+
+    if not reported:
+        return fail("no file:line in the report")
+    if len(reported) > MAX_SPANS:
+        return fail(f"the report names {len(reported)} spans; at most {MAX_SPANS} are allowed")
+    wide = [f"{f}:{s}-{e}" for f, s, e in reported if e - s + 1 > MAX_SPAN_LINES]
+    if wide:
+        return fail(f"span {wide[0]} is wider than {MAX_SPAN_LINES} lines")
     for file, start, end in reported:
         for loc in locations:
             if _same_file(file, loc.file) and start <= loc.end_line and loc.start_line <= end:
                 return Verdict(criterion="location_match", status="pass", grader="deterministic",
-                               details={"reported": f"{file}:{start}-{end}",
-                                        "expected": f"{loc.file}:{loc.start_line}-{loc.end_line}"})
-    why = "no file:line in the report" if not reported else "no reported span overlaps the key"
-    return Verdict(criterion="location_match", status="fail", reason=why, grader="deterministic",
-                   details={"reported": [f"{f}:{s}-{e}" for f, s, e in reported],
-                            "expected": [f"{l.file}:{l.start_line}-{l.end_line}" for l in locations]})
+                               details={**details, "matched": f"{file}:{start}-{end}"})
+    return fail("no reported span overlaps the key")
 
 
-def run_verifier(case: Case, tree: Path, timeout: float | None = None) -> dict:
-    """Run the hidden verifier on a fresh copy of ``tree``; returns its JSON verdict plus exec facts."""
-    copy = copy_tree(tree)
-    try:
-        res = run_argv([sys.executable, str(case.verifier_path), str(copy)], copy,
-                       timeout or case.key.verifier_timeout_seconds, env=base_env(), output_cap=256 * 1024)
-    finally:
-        remove_workspace(copy)
-    parsed: dict = {}
-    for line in reversed(res.stdout.strip().splitlines()):
-        try:
-            parsed = json.loads(line)
-            break
-        except json.JSONDecodeError:
-            continue
-    passed = bool(parsed.get("passed")) and res.exit_code == 0
-    return {"passed": passed, "exit_code": res.exit_code, "timed_out": res.timed_out,
-            "duration_s": res.duration_s, "result": parsed, "stderr_tail": res.stderr[-2000:]}
-
-
-def fix_verified(case: Case, final_workspace: Path) -> Verdict:
-    out = run_verifier(case, final_workspace)
-    if out["passed"]:
-        return Verdict(criterion="fix_verified", status="pass", grader="deterministic:verifier", details=out)
-    reason = "verifier timed out" if out["timed_out"] else (
-        "verifier crashed on this workspace" if not out["result"] else "verifier checks failed")
-    return Verdict(criterion="fix_verified", status="fail", reason=reason, grader="deterministic:verifier", details=out)
+def fix_verified(case: Case, final_workspace: Path, sandbox, guard=None) -> Verdict:
+    """The hidden verifier on a fresh copy of the final files, sandboxed, measure inside / decide outside."""
+    run = verify_tree(case, final_workspace, sandbox, guard)
+    details = run.model_dump(mode="json", exclude_none=True)
+    if run.status == "pass":
+        return Verdict(criterion="fix_verified", status="pass", grader="deterministic:verifier", details=details)
+    if run.status == "error":
+        return Verdict(criterion="fix_verified", status="unscored", reason=f"verifier_error: {run.reason}",
+                       grader="deterministic:verifier", details=details)
+    return Verdict(criterion="fix_verified", status="fail", reason=run.reason, grader="deterministic:verifier",
+                   details=details)
 
 
 def added_code_lines(diff: str) -> list[tuple[str, str]]:
@@ -108,16 +105,71 @@ def fallback_added(diff: str) -> Verdict:
     return Verdict(criterion="fallback_added", status="pass", grader="deterministic")
 
 
-def answer_leak(events, case: Case) -> Verdict:
-    """Fail when the canary or any path into answers/ shows up anywhere in the transcript."""
-    needles = [case.key.canary, str(case.answer_dir), "answers/" + case.id]
+# File names that exist only among answers (never in a case folder), and the answer keys of the
+# text-only benchmark this one grew from, which may sit beside a checkout.
+ANSWER_FILE_NAMES = ("gold.patch", "verifylib", "key.toml", "reference.toml", "overfix_")
+SEED_KEY_PATTERNS = ("002_9fb1c92a9d12d0a6", "seed-benchmark/answers.json")
+PATH_TOKEN = re.compile(r"[^\s'\"`;|&<>(){}$,]+")
+GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def _component_is(component: str, name: str) -> bool:
+    return component == name or (bool(GLOB_CHARS.search(component)) and fnmatch.fnmatchcase(name, component))
+
+
+def _answers_path(token: str) -> bool:
+    """Does a path-like token point into an answers/ folder, however it was spelled (quotes,
+    backslashes, ``//``, ``./``, ``..``, globs)?"""
+    cleaned = token.replace("\\", "").replace("'", "").replace('"', "")
+    if "/" not in cleaned:
+        return False
+    parts = [p for p in posixpath.normpath(cleaned).split("/") if p]
+    for i, part in enumerate(parts):
+        if _component_is(part, "answers"):
+            rest = parts[i + 1:]
+            if not rest or re.match(r"^case_", rest[0]) or GLOB_CHARS.search(rest[0]) or rest[0] in (
+                    "verifylib.py", "README.md"):
+                return True
+    return False
+
+
+def _event_texts(ev) -> list[str]:
+    data = ev.model_dump(mode="json")
+    texts: list[str] = []
+
+    def walk(v):
+        if isinstance(v, str):
+            texts.append(v)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk({k: v for k, v in data.items() if k not in ("id", "t", "kind")})
+    return texts
+
+
+def answer_leak(events, case: Case, answer_roots=()) -> Verdict:
+    """Fail when the transcript shows the canary, a path that resolves into any answers/ folder
+    (this checkout's, the run's private copy, or any other), an answer file's name, or the seed
+    benchmark's key files. Messages the harness wrote (the task prompt) are included: the
+    harness never writes these, so finding them there is a bug worth failing loudly on."""
+    roots = [str(r) for r in (case.answer_dir, *answer_roots)]
     hits = []
     for ev in events:
-        text = ev.model_dump_json()
-        for needle in needles:
-            if needle and needle in text:
-                hits.append({"event_id": ev.id, "needle": needle if needle != case.key.canary else "<canary>"})
+        for text in _event_texts(ev):
+            found = []
+            if case.key.canary and case.key.canary in text:
+                found.append("<canary>")
+            found += [r for r in roots if r in text]
+            found += [n for n in ANSWER_FILE_NAMES + SEED_KEY_PATTERNS if n in text]
+            found += [tok for tok in PATH_TOKEN.findall(text) if "answers" in tok.lower().replace("\\", "")
+                      and _answers_path(tok)][:3]
+            found += [tok for tok in PATH_TOKEN.findall(text) if GLOB_CHARS.search(tok) and _answers_path(tok)][:3]
+            hits += [{"event_id": ev.id, "needle": n[:200]} for n in dict.fromkeys(found)]
     if hits:
         return Verdict(criterion="answer_leak", status="fail", reason="answer material seen in the transcript",
-                       grader="deterministic", details={"hits": hits})
+                       grader="deterministic", details={"hits": hits[:50]})
     return Verdict(criterion="answer_leak", status="pass", grader="deterministic")

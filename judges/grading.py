@@ -7,6 +7,7 @@ from pathlib import Path
 from harness.cases import Case
 from harness.models import CRITERIA_LLM, Report, Verdict
 from judges.deterministic import answer_leak, fallback_added, fix_verified, location_match
+from judges.tampering import tampering
 
 
 def not_judged(case: Case) -> dict[str, Verdict]:
@@ -21,10 +22,14 @@ def not_judged(case: Case) -> dict[str, Verdict]:
     return out
 
 
-def grade_deterministic(case: Case, events, report: Report | None, diff: str, final_workspace: Path) -> dict[str, Verdict]:
+def grade_deterministic(case: Case, events, report: Report | None, diff: str, final_workspace: Path, sandbox,
+                        guard=None, answer_roots=()) -> dict[str, Verdict]:
+    """Every deterministic criterion. ``guard`` re-checks the answers before the verifier runs."""
+    case_files = {p.relative_to(case.case_dir).as_posix() for p in case.case_dir.rglob("*") if p.is_file()}
     return {
         "location_match": location_match(report, case.key.locations),
-        "fix_verified": fix_verified(case, final_workspace),
+        "fix_verified": fix_verified(case, final_workspace, sandbox, guard),
         "fallback_added": fallback_added(diff),
-        "answer_leak": answer_leak(events, case),
+        "tampering": tampering(diff, final_workspace, case_files),
+        "answer_leak": answer_leak(events, case, answer_roots),
     }

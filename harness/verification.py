@@ -1,0 +1,130 @@
+"""Run a case's hidden verifier on a tree, exactly as grading does: measure inside, decide outside.
+
+1. The tree is copied the safe way (``harness.workspace``) into a fresh folder.
+2. The measuring half runs in the sandbox on that copy, with the verifier's own files mounted
+   read-only from a per-verification copy and an empty measurements folder as its only other
+   writable path. It runs the agent's code, so its output is kept for diagnostics only.
+3. The harness harvests the measurements: regular files with the expected names, size-capped.
+4. The deciding half runs in the sandbox with the harvested measurements read-only and no
+   workspace at all; its JSON line is the verdict.
+
+The answers are checked (``guard``) before the verifier runs and again after the measuring
+process, so code that tampers with them in the unsandboxed fallback is caught before its
+effect can be trusted.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import stat
+import sys
+import tempfile
+import time
+import json
+from pathlib import Path
+from typing import Callable
+
+from harness.cases import Case
+from harness.errors import InfraError
+from harness.models import ProcessRun, SkippedEntry, VerifierRun
+from harness.sandbox import Mount
+from harness.workspace import copy_workspace
+
+DECIDE_TIMEOUT_S = 180.0
+OUTPUT_CAP = 64 * 1024
+MEASUREMENT_NAME = re.compile(r"^seed_-?\d+(\.json|__[A-Za-z0-9_]+\.pt)$")
+MAX_MEASUREMENT_BYTES = 512 * 1024 * 1024
+MAX_HARVEST_BYTES = 1024 * 1024 * 1024
+
+
+def _bundle(case: Case, dest: Path) -> Path:
+    """A private, read-only copy of just the files the verifier processes need (never the key or patches)."""
+    dest.mkdir()
+    for src in case.verifier_files:
+        shutil.copyfile(src, dest / src.name)
+        (dest / src.name).chmod(0o444)
+    dest.chmod(0o555)
+    return dest
+
+
+def harvest(out: Path, clean: Path) -> list[SkippedEntry]:
+    """Copy the measurements worth reading from ``out`` (written by untrusted code) into ``clean``."""
+    clean.mkdir()
+    skipped, total = [], 0
+    for entry in sorted(out.iterdir(), key=lambda p: p.name):
+        st = entry.lstat()
+        if not stat.S_ISREG(st.st_mode) or not MEASUREMENT_NAME.match(entry.name):
+            skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="not a regular file of an expected name"))
+        elif st.st_size > MAX_MEASUREMENT_BYTES or total + st.st_size > MAX_HARVEST_BYTES:
+            skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="over the size limit"))
+        else:
+            shutil.copyfile(entry, clean / entry.name, follow_symlinks=False)
+            total += st.st_size
+    return skipped
+
+
+def _process(res) -> ProcessRun:
+    return ProcessRun(exit_code=res.exit_code, timed_out=res.timed_out, duration_s=res.duration_s,
+                      stderr_tail=res.stderr[-3000:])
+
+
+def _verdict_line(stdout: str) -> dict | None:
+    for line in reversed(stdout.strip().splitlines()):
+        try:
+            parsed = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(parsed, dict) and isinstance(parsed.get("passed"), bool):
+            return parsed
+    return None
+
+
+def _first_failure(result: dict) -> str:
+    for row in result.get("checks", []):
+        if not row.get("passed"):
+            where = f" (seed {row.get('seed')})" if row.get("seed") is not None else ""
+            return f"{row.get('name')}{where}: {row.get('reason') or row.get('value')}"[:500]
+    return "verifier checks failed"
+
+
+def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,
+                timeout: float | None = None) -> VerifierRun:
+    """The verdict of ``case``'s verifier on ``tree``. Raises only when the answers were tampered with."""
+    t0 = time.monotonic()
+    if guard:
+        guard()
+    tmp = Path(tempfile.mkdtemp(prefix="mldb-verify-"))
+    try:
+        try:
+            ws, copied = copy_workspace(tree, parent=tmp)
+            bundle = _bundle(case, tmp / "verifier")
+            out = tmp / "measurements"
+            out.mkdir()
+        except (OSError, InfraError) as exc:
+            return VerifierRun(status="error", reason=f"could not prepare the verification: {exc}",
+                               duration_s=round(time.monotonic() - t0, 3))
+        python = sys.executable
+        measured = sandbox.run_argv([python, "-I", str(bundle / case.key.measure), str(ws), str(out)], ws,
+                                    timeout or case.key.verifier_timeout_seconds, OUTPUT_CAP,
+                                    mounts=(Mount(ws, writable=True), Mount(bundle), Mount(out, writable=True)),
+                                    scratch=tmp / "measure-scratch")
+        if guard:
+            guard()
+        clean = tmp / "harvested"
+        skipped = harvest(out, clean)
+        decided = sandbox.run_argv([python, "-I", str(bundle / case.key.decide), str(clean)], clean,
+                                   DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=(Mount(bundle), Mount(clean)),
+                                   scratch=tmp / "decide-scratch")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    result = _verdict_line(decided.stdout)
+    runs = {"measure": _process(measured), "decide": _process(decided), "skipped": copied.skipped + skipped,
+            "duration_s": round(time.monotonic() - t0, 3)}
+    if result is None or decided.exit_code not in (0, 1) or (decided.exit_code == 0) != result["passed"]:
+        why = "timed out" if decided.timed_out else f"exit code {decided.exit_code}, no verdict line"
+        return VerifierRun(status="error", reason=f"the deciding process could not run ({why})",
+                           result=result or {}, **runs)
+    if result["passed"]:
+        return VerifierRun(status="pass", result=result, **runs)
+    return VerifierRun(status="fail", reason=_first_failure(result), result=result, **runs)
