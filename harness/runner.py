@@ -24,7 +24,7 @@ from harness.models import CRITERIA_DETERMINISTIC, CRITERIA_LLM, RunManifest, Sa
 from harness.private_inputs import PrivateInputs
 from harness.prompts import PROMPT_TEMPLATE_SHA256, render_system, render_task
 from harness.results import append_sample, write_manifest
-from harness.transcript import TranscriptWriter
+from harness.transcript import TranscriptWriter, harness_secrets
 from harness.workspace import create_workspace, diff_trees, remove_workspace
 from judges.grading import grade_deterministic, not_judged
 
@@ -136,7 +136,7 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
     outcome = AgentOutcome(status="infra_error")
     verdicts: dict[str, Verdict] = {}
     ws = None
-    with TranscriptWriter(run_dir / transcript_rel) as transcript:
+    with TranscriptWriter(run_dir / transcript_rel, secrets=harness_secrets()) as transcript:
         try:
             if cfg.inputs:
                 cfg.inputs.check()

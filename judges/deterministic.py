@@ -13,6 +13,7 @@ from pathlib import Path
 
 from harness.cases import Case
 from harness.models import Location, Report, Verdict
+from harness.transcript import REDACTED
 from harness.verification import verify_tree
 
 LOCATION = re.compile(r"(?P<file>[\w./\\-]+\.\w+)\s*:\s*(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?")
@@ -153,8 +154,8 @@ def _event_texts(ev) -> list[str]:
 
 def answer_leak(events, case: Case, answer_roots=()) -> Verdict:
     """Fail when the transcript shows the canary, a path that resolves into any answers/ folder
-    (this checkout's, the run's private copy, or any other), an answer file's name, or the seed
-    benchmark's key files. Messages the harness wrote (the task prompt) are included: the
+    (this checkout's, the run's private copy, or any other), an answer file's name, the seed
+    benchmark's key files, or a redacted credential of the harness. Messages the harness wrote (the task prompt) are included: the
     harness never writes these, so finding them there is a bug worth failing loudly on."""
     roots = [str(r) for r in (case.answer_dir, *answer_roots)]
     hits = []
@@ -165,6 +166,8 @@ def answer_leak(events, case: Case, answer_roots=()) -> Verdict:
                 found.append("<canary>")
             found += [r for r in roots if r in text]
             found += [n for n in ANSWER_FILE_NAMES + SEED_KEY_PATTERNS if n in text]
+            if REDACTED in text:  # a credential of the harness reached the transcript (redacted on write)
+                found.append(text[text.index(REDACTED):].split("]")[0] + "]")
             found += [tok for tok in PATH_TOKEN.findall(text) if "answers" in tok.lower().replace("\\", "")
                       and _answers_path(tok)][:3]
             found += [tok for tok in PATH_TOKEN.findall(text) if GLOB_CHARS.search(tok) and _answers_path(tok)][:3]
