@@ -60,3 +60,28 @@ def test_small_output_is_untouched():
 def test_exit_code_and_stderr(tmp_path):
     res = run_shell("echo oops >&2; exit 3", tmp_path, timeout=10)
     assert res.exit_code == 3 and res.stderr.strip() == "oops" and not res.truncated
+
+
+def test_huge_output_keeps_head_and_tail_and_the_true_count(tmp_path):
+    res = run_shell("seq 1 2000000", tmp_path, timeout=60, output_cap=4096)
+    assert res.stdout.startswith("1\n2\n3\n") and res.stdout.rstrip().endswith("2000000")
+    assert res.stdout_bytes == sum(len(str(i)) + 1 for i in range(1, 2000001))
+    assert res.truncated and len(res.stdout) < 4200
+
+
+def test_a_grandchild_holding_the_pipe_cannot_hang_us(tmp_path):
+    t0 = time.monotonic()
+    res = run_shell("(setsid sleep 20 &) ; echo done", tmp_path, timeout=30)
+    assert res.stdout.strip() == "done" and time.monotonic() - t0 < 5
+
+
+def test_command_env_is_an_allowlist(monkeypatch):
+    import pytest
+
+    from harness.execution import ENV_ALLOWLIST, command_env
+
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "x")
+    env = command_env(home="/h")
+    assert set(env) <= set(ENV_ALLOWLIST) and env["HOME"] == "/h" and "AWS_SECRET_ACCESS_KEY" not in env
+    with pytest.raises(ValueError, match="allowlist"):
+        command_env(home="/h", extra={"OPENAI_API_KEY": "x"})

@@ -199,3 +199,23 @@ def test_model_settings_are_sent_and_recorded(provider, tmp_path):
     json.dumps(agent.settings)  # it goes into the manifest
     assert (agent.settings["temperature"], agent.settings["max_tokens_per_call"],
             agent.settings["reasoning_effort"]) == (0.2, 1234, "high")
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_huge_replies_are_capped_and_stored_without_repeats(provider, tmp_path):
+    """A 10 MB reply, three times: the transcript stays small, the cut reply's tool call is refused,
+    and every request can still be rebuilt exactly as sent."""
+    big = "x" * 10_000_000
+    script = [turn(provider, big, [("bash", {"command": "echo " + big})]) for _ in range(3)]
+    with ScriptedLLMServer(script + [turn(provider, calls=[SUBMIT])]) as srv:
+        outcome, events = episode(agent_for(srv, provider), tmp_path)
+        requests = [r.body for r in srv.requests]
+    assert outcome.status == "completed"
+    size = (tmp_path / "transcript.jsonl").stat().st_size
+    assert size < 5_000_000, size  # 3 x 10 MB replies, each once and cut to 256 KB per string
+    results = [e for e in events if e.kind == "tool_result"]
+    assert len(results) == 3 and all("longer than the harness accepts" in r.error for r in results)
+    assert not any(e.kind == "tool_result" and e.stdout for e in events)  # nothing ran
+    assert full_requests(events) == requests
+    later = [e.request for e in events if e.kind == "model_call"][1:]
+    assert all(any("$assistant_turn_of" in m for m in r["messages"]) for r in later)

@@ -34,3 +34,14 @@ def test_unknown_event_field_rejected(tmp_path):
     with TranscriptWriter(tmp_path / "t.jsonl") as tw:
         with pytest.raises(Exception):
             tw.append("message", role="user", content="x", mood="happy")
+
+
+def test_credentials_are_redacted_before_they_are_written(tmp_path):
+    from harness.transcript import TranscriptWriter, harness_secrets
+
+    secrets = harness_secrets({"OPENAI_API_KEY": "sk-live-123456789", "HOME": "/root", "DB_PASSWORD": "short"})
+    assert secrets == {"OPENAI_API_KEY": "sk-live-123456789"}  # short values are not treated as secrets
+    with TranscriptWriter(tmp_path / "t.jsonl", secrets=secrets) as tr:
+        ev = tr.append("tool_result", call_id="c", stdout="key=sk-live-123456789\n")
+    assert ev.stdout == "key=[REDACTED OPENAI_API_KEY]\n"
+    assert "sk-live" not in (tmp_path / "t.jsonl").read_text()

@@ -1,3 +1,5 @@
+import pytest
+
 from harness.cases import load_case
 from harness.models import Location, MessageEvent, Report, ToolCallEvent
 from judges.deterministic import answer_leak, fallback_added, location_match, parse_locations
@@ -48,3 +50,47 @@ def test_answer_leak_detects_canary_and_answer_paths(project_root):
     assert v.status == "fail" and v.details["hits"][0]["event_id"] == 1
     canary = [MessageEvent(id=0, t=0, role="assistant", content=f"found {case.key.canary}")]
     assert answer_leak(canary, case).details["hits"][0]["needle"] == "<canary>"
+
+
+def test_location_match_bounds_spans():
+    assert _loc("model.py:1-9999; train.py:1-9999") == "fail"
+    v = location_match(Report(root_cause="x", location="model.py:1-9999"), KEY)
+    assert "wider than 30 lines" in v.reason
+    assert _loc("model.py:1-30") == "pass"  # 30 lines is allowed
+    four = "a.py:1; b.py:2; c.py:3; model.py:18"
+    v = location_match(Report(root_cause="x", location=four), KEY)
+    assert v.status == "fail" and "at most 3" in v.reason
+    assert _loc("a.py:1; b.py:2; model.py:18") == "pass"
+
+
+@pytest.mark.parametrize("command", [
+    "cat /work/other/answers/case_01/key.toml",
+    "cat '/work/other/./answers/../answers/case_03/gold.patch'",
+    "ls //srv/copy//answers//case_02",
+    "cat /x/an\\swers/case_01/measure.py",
+    "head /x/ans*/case_01/*",
+    "cat /x/a?swers/c*/k*",
+    "ls ../../answers/",
+    "grep -r canary /srv/clone/answers",
+    "cat /y/shared/seeds/002_9fb1c92a9d12d0a6.txt",
+    "python -c \"print(open('verifylib.py').read())\"",
+])
+def test_answer_leak_sees_paths_however_spelled(project_root, command):
+    case = load_case(project_root, "case_01")
+    ev = [ToolCallEvent(id=3, t=0, call_id="c", name="bash", arguments={"command": command})]
+    assert answer_leak(ev, case).status == "fail", command
+
+
+@pytest.mark.parametrize("command", ["cat data.py", "python train.py --answers=3", "echo 'my answers are below'",
+                                     "ls cases/", "grep -n key model.py"])
+def test_answer_leak_ignores_ordinary_commands(project_root, command):
+    case = load_case(project_root, "case_01")
+    ev = [ToolCallEvent(id=3, t=0, call_id="c", name="bash", arguments={"command": command})]
+    assert answer_leak(ev, case).status == "pass", command
+
+
+def test_answer_leak_flags_a_redacted_credential(project_root):
+    case = load_case(project_root, "case_01")
+    ev = [MessageEvent(id=0, t=0, role="assistant", content="found [REDACTED OPENAI_API_KEY] in /proc")]
+    v = answer_leak(ev, case)
+    assert v.status == "fail" and v.details["hits"][0]["needle"] == "[REDACTED OPENAI_API_KEY]"
