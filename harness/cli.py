@@ -157,9 +157,12 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="a results/<run_id> fold
 
 @app.command("validate")
 def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case ids (default: all)"),
-                 sandbox: str = typer.Option("auto", help="auto | required | none")):
-    """Check each case: broken fails, gold passes, over-fixes rejected, oracle/floor agents, leak scan."""
-    from harness.validate import validate_case
+                 sandbox: str = typer.Option("auto", help="auto | required | none"),
+                 jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", min=1,
+                                          help="checks run at once (default: the machine's cores)")):
+    """Check each case: leak scan, entry points, README output, broken fails, gold passes, over-fixes and
+    wrong corpus fixes rejected, correct corpus fixes accepted, oracle full marks, floor zero."""
+    from harness.validate import validate_cases
 
     try:
         root = find_root()
@@ -167,18 +170,18 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
         box = get_sandbox(sandbox)
     except BenchError as exc:
         _fail(exc)
-    failures = 0
-    for case in case_list:
-        err.print(f"[bold]{case.id}[/]")
 
-        def show(chk):
-            mark = "[green]ok  [/]" if chk.passed else "[red]FAIL[/]"
-            err.print(f"  {mark} {escape(chk.name)} ({chk.duration_s:.1f}s) {escape(chk.detail)}")
+    def show(chk):
+        mark = "[green]ok  [/]" if chk.passed else "[red]FAIL[/]"
+        err.print(f"  {mark} {chk.case_id} {escape(chk.name)} ({chk.duration_s:.1f}s) {escape(chk.detail)}")
 
-        checks = validate_case(case, root, box, progress=show)
-        failures += sum(not c.passed for c in checks)
+    results = validate_cases(case_list, root, box, jobs=jobs, progress=show)
+    failures = [c for checks in results.values() for c in checks if not c.passed]
+    for case_id, checks in results.items():
+        bad = sum(not c.passed for c in checks)
+        err.print(f"[bold]{case_id}[/]: {len(checks) - bad}/{len(checks)} checks passed")
     if failures:
-        err.print(f"[red]{failures} check(s) failed[/]")
+        err.print(f"[red]{len(failures)} check(s) failed:[/] " + ", ".join(f"{c.case_id} {c.name}" for c in failures))
         raise typer.Exit(1)
     err.print(f"[green]all checks passed for {len(case_list)} case(s)[/]")
 

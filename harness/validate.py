@@ -149,16 +149,12 @@ def check_entry_points(case: Case) -> Check:
     return Check(case_id=case.id, name="entry_points_exist", passed=ok, detail=detail)
 
 
-def check_corpus(case: Case, sandbox) -> list[Check]:
-    """The mutation corpus: at least 4 correct fixes the verifier accepts and 6 wrong ones it rejects."""
+def check_corpus_size(case: Case) -> Check:
+    """The mutation corpus holds at least 4 correct fixes and 6 wrong ones (each is then its own check)."""
     n_accept = sum(f.expect == "accept" for f in case.corpus)
     n_reject = sum(f.expect == "reject" for f in case.corpus)
-    checks = [Check(case_id=case.id, name="corpus_size", passed=n_accept >= 4 and n_reject >= 6,
-                    detail=f"{n_accept} correct fixes (need 4), {n_reject} wrong fixes (need 6) in fixes/fixes.toml")]
-    for fix in case.corpus:
-        checks.append(check_patch_verdict(case, f"corpus_{fix.expect}:{fix.name}", case.corpus_dir / fix.patch,
-                                          fix.expect, sandbox))
-    return checks
+    return Check(case_id=case.id, name="corpus_size", passed=n_accept >= 4 and n_reject >= 6,
+                 detail=f"{n_accept} correct fixes (need 4), {n_reject} wrong fixes (need 6) in fixes/fixes.toml")
 
 
 def check_broken_fails(case: Case, sandbox) -> Check:
@@ -239,15 +235,57 @@ def check_leaks(case: Case) -> Check:
     return Check(case_id=case.id, name="leak_scan", passed=not problems, detail="; ".join(problems[:10]) or "clean")
 
 
+def validation_jobs(case: Case, root: Path, sandbox) -> list[tuple]:
+    """The independent pieces of one case's validation, as (function, args) that pickle: each runs on
+    its own (the verifications are subprocesses), so they can be spread over the machine's cores."""
+    jobs: list[tuple] = [(check_leaks, (case,)), (check_entry_points, (case,)), (check_runs, (case, sandbox)),
+                         (check_broken_fails, (case, sandbox)), (check_gold_passes, (case, sandbox))]
+    if not case.key.over_fixes:
+        jobs.append((check_over_fixes, (case, sandbox)))
+    jobs += [(check_over_fix, (case, over, sandbox)) for over in case.key.over_fixes]
+    jobs.append((check_corpus_size, (case,)))
+    jobs += [(check_patch_verdict, (case, f"corpus_{f.expect}:{f.name}", case.corpus_dir / f.patch, f.expect, sandbox))
+             for f in case.corpus]
+    jobs.append((check_agents, (case, root, sandbox)))
+    return jobs
+
+
+def _run_job(job) -> list[Check]:
+    fn, args = job
+    out = fn(*args)
+    return out if isinstance(out, list) else [out]
+
+
+def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progress=None) -> dict[str, list[Check]]:
+    """Validate ``cases`` with up to ``jobs`` checks at once (separate processes, started fresh so no
+    thread of ours is forked); checks come back in each case's own order, ``progress`` sees them as they end."""
+    work = [(case.id, job) for case in cases for job in validation_jobs(case, root, sandbox)]
+    results: list[list[Check] | None] = [None] * len(work)
+    if jobs <= 1:
+        for i, (_, job) in enumerate(work):
+            results[i] = _run_job(job)
+            for chk in results[i]:
+                progress and progress(chk)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {pool.submit(_run_job, job): i for i, (_, job) in enumerate(work)}
+            for fut in as_completed(futures):
+                i = futures[fut]
+                try:
+                    results[i] = fut.result()
+                except Exception as exc:  # a crashed check is a failed check, never a lost one
+                    results[i] = [Check(case_id=work[i][0], name=getattr(work[i][1][0], "__name__", "check"),
+                                        passed=False, detail=f"crashed: {type(exc).__name__}: {exc}")]
+                for chk in results[i]:
+                    progress and progress(chk)
+    out: dict[str, list[Check]] = {case.id: [] for case in cases}
+    for (case_id, _), checks in zip(work, results):
+        out[case_id] += checks
+    return out
+
+
 def validate_case(case: Case, root: Path, sandbox, progress=None) -> list[Check]:
-    steps = [check_leaks, check_entry_points, lambda c: check_runs(c, sandbox), lambda c: check_broken_fails(c, sandbox),
-             lambda c: check_gold_passes(c, sandbox), lambda c: check_over_fixes(c, sandbox),
-             lambda c: check_corpus(c, sandbox), lambda c: check_agents(c, root, sandbox)]
-    checks: list[Check] = []
-    for step in steps:
-        out = step(case)
-        for chk in out if isinstance(out, list) else [out]:
-            checks.append(chk)
-            if progress:
-                progress(chk)
-    return checks
+    return validate_cases([case], root, sandbox, 1, progress)[case.id]

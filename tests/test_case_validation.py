@@ -1,55 +1,41 @@
-"""CASES.md validation for every case: broken fails, gold passes, each over-fix rejected,
-reference full marks, null zero, no leaks. Runs torch, so marked slow (CI runs it)."""
+"""Case validation for every case (``ml-debug-bench validate``): leak scan, entry points, README output
+reproduced, broken fails, gold passes, over-fixes and wrong corpus fixes rejected, correct corpus fixes
+accepted, reference full marks, null zero. Runs torch, so marked slow (CI runs it).
+
+All cases are validated once, in parallel over the machine's cores; each test then reads its case's checks.
+"""
+
+import os
 
 import pytest
 
-from harness.cases import find_root, load_cases
 from harness import validate as V
+from harness.cases import find_root, list_case_ids, load_cases
+from harness.sandbox import get_sandbox
 
 ROOT = find_root()
-CASES = {c.id: c for c in load_cases(ROOT)}
-OVER_FIXES = [(cid, o.name) for cid, c in CASES.items() for o in c.key.over_fixes]
+CASE_IDS = list_case_ids(ROOT)
 
 pytestmark = pytest.mark.slow
 
 
-def _assert(check):
-    assert check.passed, f"{check.case_id} {check.name}: {check.detail}"
+@pytest.fixture(scope="module")
+def results():
+    cases = load_cases(ROOT)
+    return V.validate_cases(cases, ROOT, get_sandbox("auto"), jobs=os.cpu_count() or 1)
 
 
-@pytest.mark.parametrize("case_id", sorted(CASES))
-def test_leak_scan(case_id):
-    _assert(V.check_leaks(CASES[case_id]))
-
-
-@pytest.mark.parametrize("case_id", sorted(CASES))
-def test_broken_runs_within_budget(case_id):
-    _assert(V.check_broken_runs(CASES[case_id]))
-
-
-@pytest.mark.parametrize("case_id", sorted(CASES))
-def test_verifier_fails_on_broken(case_id):
-    _assert(V.check_broken_fails(CASES[case_id]))
-
-
-@pytest.mark.parametrize("case_id", sorted(CASES))
-def test_verifier_passes_on_gold(case_id):
-    _assert(V.check_gold_passes(CASES[case_id]))
-
-
-@pytest.mark.parametrize("case_id,over_fix", OVER_FIXES)
-def test_over_fix_rejected(case_id, over_fix):
-    case = CASES[case_id]
-    (over,) = [o for o in case.key.over_fixes if o.name == over_fix]
-    _assert(V.check_over_fix(case, over))
-
-
-@pytest.mark.parametrize("case_id", sorted(CASES))
-def test_every_case_names_an_over_fix(case_id):
-    assert CASES[case_id].key.over_fixes
-
-
-@pytest.mark.parametrize("case_id", sorted(CASES))
-def test_reference_full_marks_and_null_zero(case_id):
-    for check in V.check_agents(CASES[case_id], ROOT):
-        _assert(check)
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_case_validates(results, case_id):
+    checks = results[case_id]
+    failed = [f"{c.name}: {c.detail}" for c in checks if not c.passed]
+    assert not failed, f"{case_id}: {len(failed)} of {len(checks)} checks failed:\n" + "\n".join(failed)
+    names = {c.name for c in checks}
+    case = load_cases(ROOT, [case_id])[0]
+    expected = {"leak_scan", "entry_points_exist", "broken_runs_in_budget", "verifier_fails_on_broken",
+                "verifier_passes_on_gold", "corpus_size", "reference_agent_scores_pass", "null_agent_scores_fail"}
+    expected |= {f"over_fix_rejected:{o.name}" for o in case.key.over_fixes}
+    expected |= {f"corpus_{f.expect}:{f.name}" for f in case.corpus}
+    expected |= {f"readme_output_matches:block{r.block}" for r in (case.symptoms.run if case.symptoms else [])}
+    assert expected <= names, sorted(expected - names)
+    assert case.symptoms is not None and case.key.over_fixes
