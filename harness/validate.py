@@ -92,7 +92,8 @@ def check_runs(case: Case, sandbox) -> list[Check]:
 
 
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
-NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+# A number stands alone: not part of a word or hash ("f1dbd9162333e509" holds none).
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![0-9.]*[A-Za-z_])")
 
 
 def readme_blocks(text: str) -> list[str]:
