@@ -1,16 +1,29 @@
 """case_01, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-c01-087c9056fe069eb3
 
-The bug feeds probabilities to cross-entropy. Whatever else an over-fix changes, that keeps the
-optimized loss at or above the floor ln(1 + (C-1)/e) ~ 1.46 and the true likelihood poor at the
-README's settings. Checks per seed:
+The bug: Classifier.forward returns probabilities, and that is what cross-entropy receives. The
+repo's contract (CrossEntropyLoss in train.py, predictive_entropy, export.ServingModel) is that
+the classifier returns class scores: logits, or anything softmax-equivalent to them. Checks per
+seed, all at the README's settings:
 
-- recomputed: the trained weights, loaded into this file's own copy of the case's Classifier
-  and evaluated on its own copy of the training data, reach a true NLL below 1.0 (the bug's
-  model stays near ln 10; returning logits reaches ~0.4);
+- recomputed: the model's output is its class scores. The decider loads the trained weights
+  into its own copy of the case's MLP (matched by shape, so a renamed or restructured module
+  is fine), computes the head's scores on inputs it regenerates (the validation set, and the
+  same windows scaled x8 so that class scores lie far apart) and requires log_softmax of what
+  the agent's model(x) returned, in eval and in train mode, to equal log_softmax of those
+  scores (max abs difference < 1e-3). Probabilities, rescaled probabilities, clamped log-probs,
+  an output that depends on the mode, and training that bypasses forward all move it;
+  logits, log_softmax or logits minus logsumexp do not.
+- recomputed: the true NLL of the trained weights (own MLP, own copy of the training data) is
+  below 1.0 (the bug's model stays near ln 10; returning logits reaches ~0.4);
 - reported: the loss the training differentiates ends below 1.0 (median of its last 50
-  values): under the bug it cannot go under ~1.46, and scaling the loss up to make SGD move
-  (x10) keeps it far above;
-- reported: no cross-entropy call during training received probability rows;
+  values): under the bug it cannot go under ~1.46, and scaling the loss up (x10) keeps it far
+  above;
+- reported against recomputed: that optimized loss (median of the last 50 backward values) is
+  the model's own cross-entropy: within 0.15 of the recomputed NLL (gold: 0.43 vs 0.41). A loss
+  scaled up, or taken on anything other than the model's scores (softmax x25 in the training
+  loop reaches 0.27 while the scores' NLL is 0.93), moves it;
+- reported: no cross-entropy call received probability rows, and every NLL call received
+  normalized log-probabilities;
 - reported: the optimizer stepped 500 times as plain SGD at lr 0.05, as the README runs it,
   so a raised learning rate or another optimizer cannot stand in for the fix.
 """
@@ -20,15 +33,19 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import decide_main  # noqa: E402
+from verifylib import Unreadable, decide_main  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 BOUND = 1.0
+OUTPUT_TOL = 1e-3
+CONSISTENCY_TOL = 0.15
 STEPS, LR = 500, 0.05
-N_TRAIN, N_FEATURES, N_CLASSES, HIDDEN = 4000, 32, 10, 64
+N_TRAIN, N_VAL, N_FEATURES, N_CLASSES, HIDDEN = 4000, 1000, 32, 10, 64
+VAL_SEED_OFFSET, PROBE_SCALE = 100, 8.0
+OUTPUTS = [f"{mode}_{probe}" for mode in ("eval", "train") for probe in ("val", "scaled")]
 
 
 def make_dataset(n, seed, noise=4.0, spread=0.4):
@@ -40,11 +57,38 @@ def make_dataset(n, seed, noise=4.0, spread=0.4):
     return x, y
 
 
-def scores_model():
-    """The case's Classifier without any output normalization: its head gives scores."""
-    model = nn.Module()
-    model.backbone = nn.Sequential(nn.Linear(N_FEATURES, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, HIDDEN), nn.ReLU())
-    model.head = nn.Linear(HIDDEN, N_CLASSES)
+class Scores(nn.Module):
+    """The case's Classifier without any output normalization: it returns the head's scores."""
+
+    def __init__(self):
+        super().__init__()
+        self.backbone = nn.Sequential(nn.Linear(N_FEATURES, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, HIDDEN), nn.ReLU())
+        self.head = nn.Linear(HIDDEN, N_CLASSES)
+
+    def forward(self, x):
+        return self.head(self.backbone(x))
+
+
+def load_weights(state):
+    """The agent's state_dict in this file's MLP, matching its three Linear layers by shape (names are free)."""
+    model = Scores().double()
+    ours = {tuple(model.state_dict()[f"{layer}.weight"].shape): layer
+            for layer in ("backbone.0", "backbone.2", "head")}
+    mapped = {}
+    for key, weight in state.items():
+        if key.endswith("weight") and weight.dim() == 2 and tuple(weight.shape) in ours:
+            layer = ours.pop(tuple(weight.shape))
+            bias = state.get(key[: -len("weight")] + "bias")
+            if bias is None:
+                raise Unreadable(f"the trained model has no bias beside '{key}'")
+            mapped[f"{layer}.weight"], mapped[f"{layer}.bias"] = weight, bias
+    if ours or len(mapped) != len(state):
+        raise Unreadable(f"the trained model's parameters {[(k, tuple(v.shape)) for k, v in state.items()][:8]} "
+                         "are not the case's MLP (Linear 32-64, 64-64, 64-10)")
+    try:
+        model.load_state_dict({k: v.double() for k, v in mapped.items()})
+    except RuntimeError as exc:
+        raise Unreadable(f"the trained weights do not fit the case's MLP: {exc}"[:300]) from exc
     return model
 
 
@@ -54,21 +98,39 @@ def decide(seed, m, checks):
                  value={"steps": n_steps, "optimizers": kinds, "lrs": lrs}, bound=f"{STEPS} SGD steps at lr {LR}",
                  source="reported")
     on_probs, n_ce = m.number("cross_entropy_calls_on_probabilities"), m.number("cross_entropy_calls")
-    checks.check("cross_entropy_never_receives_probabilities", on_probs == 0,
-                 value={"calls_on_probabilities": on_probs, "calls": n_ce}, bound="0", source="reported")
+    bad_nll, n_nll = m.number("nll_calls_not_on_log_probabilities"), m.number("nll_calls")
+    checks.check("loss_never_receives_probabilities", on_probs == 0 and bad_nll == 0,
+                 value={"cross_entropy_calls_on_probabilities": on_probs, "cross_entropy_calls": n_ce,
+                        "nll_calls_not_on_log_probabilities": bad_nll, "nll_calls": n_nll},
+                 bound="0 and 0", source="reported")
     values = [float(v) for v in m.value("backward_values", list)][-50:]
     final = statistics.median(values) if values else float("inf")
     checks.check("optimized_loss_below_probability_floor", final < BOUND,
                  value={"median_last_50": round(final, 4), "backward_calls": m.number("backward_calls")},
                  bound=f"< {BOUND} (cross-entropy over probabilities stays >= 1.46)", source="reported")
 
-    model = scores_model()
-    state = m.tensors("model", keys=model.state_dict().keys())
-    model.load_state_dict(state)
-    x, y = make_dataset(N_TRAIN, seed)
+    model = load_weights(m.tensors("model"))
+    x_train, y_train = make_dataset(N_TRAIN, seed)
+    x_val, _ = make_dataset(N_VAL, seed + VAL_SEED_OFFSET)
+    outputs = m.tensors("outputs", keys=OUTPUTS)
+    worst = {}
     with torch.no_grad():
-        nll = F.cross_entropy(model.head(model.backbone(x.to(state["head.weight"].dtype))), y).item()
+        nll = F.cross_entropy(model(x_train.double()), y_train).item()
+        for name in OUTPUTS:
+            x = x_val * PROBE_SCALE if name.endswith("scaled") else x_val
+            got = outputs[name]
+            if tuple(got.shape) != (N_VAL, N_CLASSES) or not got.is_floating_point():
+                worst[name] = f"shape {tuple(got.shape)} {got.dtype}"
+                continue
+            diff = (F.log_softmax(got.double(), -1) - F.log_softmax(model(x.double()), -1)).abs()
+            worst[name] = round(diff.nan_to_num(float("inf")).max().item(), 6)
+    checks.check("model_output_is_class_scores",
+                 all(isinstance(v, float) and v < OUTPUT_TOL for v in worst.values()), value=worst,
+                 bound=f"max |log_softmax(model(x)) - log_softmax(scores)| < {OUTPUT_TOL}")
     checks.check("train_nll_below_bug_floor", nll < BOUND, value=round(nll, 4), bound=f"< {BOUND}")
+    checks.check("optimized_loss_is_the_models_cross_entropy", abs(final - nll) < CONSISTENCY_TOL,
+                 value={"median_last_50_backward": round(final, 4), "train_nll": round(nll, 4)},
+                 bound=f"|difference| < {CONSISTENCY_TOL}", source="reported")
 
 
 decide_main(decide)
