@@ -221,6 +221,26 @@ class Checks:
         sys.exit(0 if passed else 1)
 
 
+def readme_run(out: Path) -> dict:
+    """What the case's own run command printed on the agent's files, run by the harness as the user
+    runs it (``readme_run.json``: command, exit_code, timed_out, stdout, stderr). The harness wrote
+    it, not the agent's code; Unreadable when it is missing."""
+    try:
+        record = json.loads(_read_regular(out / "readme_run.json", MAX_JSON_BYTES))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise Unreadable("readme_run.json is not valid JSON") from exc
+    if not isinstance(record, dict) or not isinstance(record.get("stdout"), str):
+        raise Unreadable("readme_run.json has no stdout")
+    return record
+
+
+def numbers(line: str) -> list:
+    """The numbers in one printed line, as floats (2.30, 7.5e-05, -3, nan, inf)."""
+    import re
+
+    return [float(x) for x in re.findall(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf)(?![\w.])", line)]
+
+
 def load_seed(out: Path, seed) -> Measurements:
     """The seed's record, or Unreadable saying why the measuring process left none."""
     path = out / f"seed_{seed}.json"
@@ -237,15 +257,27 @@ def load_seed(out: Path, seed) -> Measurements:
     return Measurements(out, seed, record)
 
 
-def decide_main(decide, seeds=SEEDS):
-    """Run ``decide(seed, measurements, checks)`` per seed over the measurements in argv[1]."""
+def decide_main(decide, seeds=SEEDS, readme=None):
+    """Run ``decide(seed, measurements, checks)`` per seed over the measurements in argv[1], then
+    ``readme(readme_run(out), {seed: measurements}, checks)`` once, for the checks on the README
+    run (its rows have seed None; an exception there fails a check, never the process)."""
     out = Path(sys.argv[1]).resolve()
     os.environ["OMP_NUM_THREADS"] = "1"
     import torch
 
     torch.set_num_threads(1)
     checks = Checks()
+    measured = {}
     for seed in seeds:
         with checks.seed(seed):
-            decide(seed, load_seed(out, seed), checks)
+            measured[seed] = load_seed(out, seed)
+            decide(seed, measured[seed], checks)
+    if readme is not None:
+        try:
+            readme(readme_run(out), measured, checks)
+        except Unreadable as exc:
+            checks.check("readme_run_usable", False, value=str(exc)[:500], reason=str(exc)[:500])
+        except Exception as exc:
+            checks.check("readme_run_decided_without_error", False, value=f"{type(exc).__name__}: {exc}"[:500])
+            traceback.print_exc(file=sys.stderr)
     checks.finish()

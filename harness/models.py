@@ -74,6 +74,10 @@ class AnswerKey(Record):
     )
     locations: list[Location] = Field(min_length=1)
     leak_terms: list[str] = Field(default_factory=list, description="phrases that must never appear in the case folder")
+    oracle_symbols: list[str] = Field(
+        default_factory=list,
+        description="names in the case a fix must not use, because they hand over the answer the training should "
+                    "reach (e.g. an analytic solution); tampering flags added code that refers to them")
     gold_patch: str = "gold.patch"
     measure: str = Field(default="measure.py", description="the measuring half of the verifier (runs the agent's code)")
     decide: str = Field(default="decide.py", description="the deciding half (never imports the agent's code)")

@@ -21,6 +21,30 @@ from harness.hashing import IGNORED_PARTS, sha256_tree
 PARTS = ("cases", "answers")
 
 
+def install_fingerprint() -> str:
+    """What the harness and the interpreter run at start-up: the harness's own source, each site
+    folder's listing, and the files Python executes on its own (``*.pth``, ``sitecustomize``,
+    ``usercustomize``). Cheap (no walk of torch), so it can be re-checked before every grading;
+    it catches code that plants a start-up hook or edits the grader in the unsandboxed fallback."""
+    import hashlib
+    import site
+    import sysconfig
+
+    h = hashlib.sha256()
+    for package in ("harness", "judges"):
+        folder = Path(__file__).resolve().parent.parent / package
+        h.update(sha256_tree(folder).encode() if folder.is_dir() else b"-")
+    folders = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *site.getsitepackages()}
+    for folder in sorted(Path(f) for f in folders if f):
+        if not folder.is_dir():
+            continue
+        for entry in sorted(folder.iterdir()):
+            h.update(entry.name.encode() + b"\0")
+            if entry.suffix == ".pth" or entry.name in ("sitecustomize.py", "usercustomize.py"):
+                h.update(hashlib.sha256(entry.read_bytes()).digest() if entry.is_file() else b"?")
+    return h.hexdigest()
+
+
 def _set_tree_writable(root: Path, writable: bool) -> None:
     for dirpath, dirnames, filenames in os.walk(root):
         for name in filenames:
@@ -44,6 +68,7 @@ class PrivateInputs:
             if sha256_tree(self.source_root / part) != self.sha256[part]:
                 raise IntegrityError(f"{self.source_root / part} changed while it was being copied; start the run again")
             _set_tree_writable(self.root / part, False)
+        self.sha256["install"] = install_fingerprint()
 
     @property
     def answers_sha256(self) -> str:
@@ -56,6 +81,14 @@ class PrivateInputs:
     def check(self) -> None:
         """Raise IntegrityError naming what changed, if anything did."""
         for part, want in self.sha256.items():
+            if part == "install":
+                got = install_fingerprint()
+                if got != want:
+                    raise IntegrityError(
+                        "the harness's source or the Python installation's start-up files (site-packages listing, "
+                        "*.pth, sitecustomize) changed during the run: code run for an agent or by the verifier "
+                        "wrote there. The run is stopped; use bubblewrap (--sandbox required) to prevent this.")
+                continue
             got = sha256_tree(self.root / part) if (self.root / part).is_dir() else "missing"
             if got != want:
                 raise IntegrityError(

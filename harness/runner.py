@@ -112,9 +112,12 @@ def _all_unscored(reason: str) -> dict[str, Verdict]:
 
 def _grade(cfg: RunConfig, run_dir: Path, case: Case, events, outcome: AgentOutcome, ws: Path,
            transcript_rel: str, diff_rel: str) -> dict[str, Verdict]:
-    diff = diff_trees(case.case_dir, ws)
+    try:
+        diff = diff_trees(case.case_dir, ws)
+    except OSError as exc:  # a workspace the diff cannot read is the agent's doing: tampering sees the marker
+        diff = f"[... the final workspace could not be diffed: {exc} ...]\n"
     (run_dir / diff_rel).parent.mkdir(parents=True, exist_ok=True)
-    (run_dir / diff_rel).write_text(diff, encoding="utf-8")
+    (run_dir / diff_rel).write_text(diff, encoding="utf-8", errors="replace")
     guard = cfg.inputs.check if cfg.inputs else None
     roots = [cfg.inputs.root / "answers", cfg.inputs.source_root / "answers"] if cfg.inputs else []
     verdicts = not_judged(case)

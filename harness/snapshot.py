@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 
 from harness.hashing import IGNORED_PARTS
+from harness.workspace import printable
 
 CONTENT_CAP = 1_000_000  # files up to this size are compared (and diffed) by content...
 CONTENT_BUDGET = 32 * 1024 * 1024  # ...until this much content is held; the rest by size and mtime
@@ -39,11 +40,14 @@ def _scan(root: Path) -> dict[str, tuple]:
                 st = e.stat(follow_symlinks=False)
             except OSError:
                 continue
-            rel = os.path.relpath(e.path, root).replace(os.sep, "/")
+            rel = printable(os.path.relpath(e.path, root).replace(os.sep, "/"))
             if stat.S_ISDIR(st.st_mode):
                 stack.append(Path(e.path))
             elif stat.S_ISLNK(st.st_mode):
-                out[rel] = ("link", os.readlink(e.path))
+                try:
+                    out[rel] = ("link", printable(os.readlink(e.path)))
+                except OSError:
+                    out[rel] = ("link", "?")
             elif stat.S_ISREG(st.st_mode):
                 data = None
                 if st.st_size <= CONTENT_CAP and held + st.st_size <= CONTENT_BUDGET:

@@ -5,47 +5,63 @@
    read-only from a per-verification copy and an empty measurements folder as its only other
    writable path. It runs the agent's code, so its output is kept for diagnostics only.
 3. The harness harvests the measurements: regular files with the expected names, size-capped.
-4. The deciding half runs in the sandbox with the harvested measurements read-only and no
+4. The case's own run command (the README's) runs in the sandbox on another fresh copy, as the
+   user would run it: plain ``python``, no hooks. Its output is written by the harness beside
+   the measurements as ``readme_run.json``, so the decider can check that the symptom is gone
+   where the user looks, and that the agent's code behaves the same there as under the
+   measuring process (code that recognises the verifier and fixes itself only there fails).
+5. The deciding half runs in the sandbox with the harvested measurements read-only and no
    workspace at all; its JSON line is the verdict.
 
 The answers are checked (``guard``) before the verifier runs and again after the measuring
-process, so code that tampers with them in the unsandboxed fallback is caught before its
-effect can be trusted.
+process, and so is the verifier's own per-verification copy, so code that tampers with them
+in the unsandboxed fallback is caught before its effect can be trusted.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import stat
 import sys
 import tempfile
 import time
-import json
 from pathlib import Path
 from typing import Callable
 
 from harness.cases import Case
-from harness.errors import InfraError
+from harness.errors import InfraError, IntegrityError
+from harness.hashing import sha256_tree
 from harness.models import ProcessRun, SkippedEntry, VerifierRun
 from harness.sandbox import Mount
 from harness.workspace import copy_workspace
 
 DECIDE_TIMEOUT_S = 180.0
 OUTPUT_CAP = 64 * 1024
+README_RUN_CAP = 512 * 1024
 MEASUREMENT_NAME = re.compile(r"^seed_-?\d+(\.json|__[A-Za-z0-9_]+\.pt)$")
 MAX_MEASUREMENT_BYTES = 512 * 1024 * 1024
 MAX_HARVEST_BYTES = 1024 * 1024 * 1024
 
 
-def _bundle(case: Case, dest: Path) -> Path:
-    """A private, read-only copy of just the files the verifier processes need (never the key or patches)."""
+def _bundle(case: Case, dest: Path) -> tuple[Path, str]:
+    """A private, read-only copy of just the files the verifier processes need (never the key or
+    patches), and its hash."""
     dest.mkdir()
     for src in case.verifier_files:
         shutil.copyfile(src, dest / src.name)
         (dest / src.name).chmod(0o444)
     dest.chmod(0o555)
-    return dest
+    return dest, sha256_tree(dest)
+
+
+def _readme_run(case: Case, tree: Path, parent: Path, sandbox) -> dict:
+    """The case's run command on a fresh copy of ``tree``, as the user runs it; what it printed."""
+    ws, _ = copy_workspace(tree, parent=parent)
+    res = sandbox.run(case.manifest.run, ws, case.manifest.timeout_seconds, README_RUN_CAP)
+    return {"command": case.manifest.run, "exit_code": res.exit_code, "timed_out": res.timed_out,
+            "duration_s": res.duration_s, "stdout": res.stdout, "stderr": res.stderr[-20_000:]}
 
 
 def harvest(out: Path, clean: Path) -> list[SkippedEntry]:
@@ -98,7 +114,7 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
     try:
         try:
             ws, copied = copy_workspace(tree, parent=tmp)
-            bundle = _bundle(case, tmp / "verifier")
+            bundle, bundle_sha = _bundle(case, tmp / "verifier")
             out = tmp / "measurements"
             out.mkdir()
         except (OSError, InfraError) as exc:
@@ -111,8 +127,13 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
                                     scratch=tmp / "measure-scratch")
         if guard:
             guard()
+        if sha256_tree(bundle) != bundle_sha:
+            raise IntegrityError(f"the verifier's own copy for {case.id} changed while the agent's code ran "
+                                 f"({bundle}): the run is stopped; use bubblewrap to prevent this")
         clean = tmp / "harvested"
         skipped = harvest(out, clean)
+        readme = _readme_run(case, tree, tmp, sandbox)
+        (clean / "readme_run.json").write_text(json.dumps(readme))
         decided = sandbox.run_argv([python, "-I", str(bundle / case.key.decide), str(clean)], clean,
                                    DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=(Mount(bundle), Mount(clean)),
                                    scratch=tmp / "decide-scratch")
@@ -125,6 +146,10 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
         why = "timed out" if decided.timed_out else f"exit code {decided.exit_code}, no verdict line"
         return VerifierRun(status="error", reason=f"the deciding process could not run ({why})",
                            result=result or {}, **runs)
+    seeds = result.get("seeds") or {}
+    if result["passed"] and not (result.get("checks") and seeds and all(seeds.values())):
+        return VerifierRun(status="error", reason="the deciding process passed with no checks or seeds",
+                           result=result, **runs)
     if result["passed"]:
         return VerifierRun(status="pass", result=result, **runs)
     return VerifierRun(status="fail", reason=_first_failure(result), result=result, **runs)

@@ -36,11 +36,19 @@ def _kind(mode: int) -> str:
     return "special file"
 
 
+def printable(rel: str) -> str:
+    """A path as text that survives JSON: undecodable bytes of a file name become U+FFFD."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def _link_stays_inside(root: Path, link: Path, target: str) -> bool:
+    """Whether following ``link`` stays in ``root``, resolving every link on the way (a link to
+    ``.`` followed by ``..`` steps is how a lexical check gets fooled)."""
     if os.path.isabs(target):
         return False
-    resolved = os.path.normpath(os.path.join(os.path.dirname(link), target))
-    return resolved == str(root) or resolved.startswith(str(root) + os.sep)
+    resolved = os.path.realpath(os.path.join(os.path.dirname(link), target))
+    real_root = os.path.realpath(root)
+    return resolved == real_root or resolved.startswith(real_root + os.sep)
 
 
 def _copy_regular(src: Path, dst: Path) -> int:
@@ -64,34 +72,46 @@ def copy_tree_safely(src: Path, dst: Path, max_bytes: int = COPY_CAP_BYTES) -> C
     stack = [(root, dst)]
     while stack:
         here, there = stack.pop()
-        with os.scandir(here) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.name in IGNORED_PARTS or entry.name.endswith(".pyc"):
-                    continue
-                path, rel = Path(entry.path), Path(entry.path).relative_to(root).as_posix()
-                st = entry.stat(follow_symlinks=False)
-                if stat.S_ISLNK(st.st_mode):
-                    target = os.readlink(path)
-                    if _link_stays_inside(root, path, target):
-                        os.symlink(target, there / entry.name)
-                    else:
-                        report.skipped.append(SkippedEntry(path=rel, kind="symlink",
-                                                           reason=f"points out of the workspace ({target})"))
-                elif stat.S_ISDIR(st.st_mode):
-                    (there / entry.name).mkdir()
-                    stack.append((path, there / entry.name))
-                elif stat.S_ISREG(st.st_mode):
-                    if report.bytes_copied + st.st_size > max_bytes:
-                        report.skipped.append(SkippedEntry(path=rel, kind="file",
-                                                           reason=f"copy cap of {max_bytes} bytes reached"))
-                        continue
-                    try:
-                        report.bytes_copied += _copy_regular(path, there / entry.name)
-                    except OSError as exc:
-                        report.skipped.append(SkippedEntry(path=rel, kind="file", reason=f"unreadable: {exc}"))
-                else:
-                    report.skipped.append(SkippedEntry(path=rel, kind=_kind(st.st_mode), reason="not a regular file"))
+        try:
+            entries = sorted(os.scandir(here), key=lambda e: e.name)
+        except OSError as exc:
+            report.skipped.append(SkippedEntry(path=printable(str(here.relative_to(root))), kind="directory",
+                                               reason=f"unreadable: {exc.strerror or exc}"))
+            continue
+        for entry in entries:
+            if entry.name in IGNORED_PARTS or entry.name.endswith(".pyc"):
+                continue
+            path, rel = Path(entry.path), printable(Path(entry.path).relative_to(root).as_posix())
+            try:
+                _copy_entry(root, entry, path, rel, there, report, stack, max_bytes)
+            except OSError as exc:  # a name too long, a file that vanished: recorded, never fatal
+                report.skipped.append(SkippedEntry(path=rel, kind="entry", reason=f"not copied: {exc.strerror or exc}"))
     return report
+
+
+def _copy_entry(root, entry, path, rel, there, report, stack, max_bytes) -> None:
+    st = entry.stat(follow_symlinks=False)
+    if stat.S_ISLNK(st.st_mode):
+        target = os.readlink(path)
+        if _link_stays_inside(root, path, target):
+            os.symlink(target, there / entry.name)
+        else:
+            report.skipped.append(SkippedEntry(path=rel, kind="symlink",
+                                               reason=f"points out of the workspace ({printable(target)})"))
+    elif stat.S_ISDIR(st.st_mode):
+        (there / entry.name).mkdir()
+        stack.append((path, there / entry.name))
+    elif stat.S_ISREG(st.st_mode):
+        if report.bytes_copied + st.st_size > max_bytes:
+            report.skipped.append(SkippedEntry(path=rel, kind="file",
+                                               reason=f"copy cap of {max_bytes} bytes reached"))
+            return
+        try:
+            report.bytes_copied += _copy_regular(path, there / entry.name)
+        except OSError as exc:
+            report.skipped.append(SkippedEntry(path=rel, kind="file", reason=f"unreadable: {exc}"))
+    else:
+        report.skipped.append(SkippedEntry(path=rel, kind=_kind(st.st_mode), reason="not a regular file"))
 
 
 def copy_workspace(src: Path, parent: Path | None = None, max_bytes: int = COPY_CAP_BYTES) -> tuple[Path, CopyReport]:
@@ -120,18 +140,24 @@ def _entries(folder: Path) -> dict[str, tuple[str, os.stat_result]]:
     """rel path -> ("file" | "link", lstat) for regular files and links, never following either."""
     out, stack = {}, [Path(folder)]
     while stack:
-        with os.scandir(stack.pop()) as entries:
-            for entry in entries:
-                if entry.name in IGNORED_PARTS or entry.name.endswith(".pyc"):
-                    continue
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue  # a folder we cannot list (name too long, vanished) has no entries for the diff
+        for entry in entries:
+            if entry.name in IGNORED_PARTS or entry.name.endswith(".pyc"):
+                continue
+            try:
                 st = entry.stat(follow_symlinks=False)
-                rel = Path(entry.path).relative_to(folder).as_posix()
-                if stat.S_ISLNK(st.st_mode):
-                    out[rel] = ("link", st)
-                elif stat.S_ISDIR(st.st_mode):
-                    stack.append(Path(entry.path))
-                elif stat.S_ISREG(st.st_mode):
-                    out[rel] = ("file", st)
+            except OSError:
+                continue
+            rel = Path(entry.path).relative_to(folder).as_posix()
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = ("link", st)
+            elif stat.S_ISDIR(st.st_mode):
+                stack.append(Path(entry.path))
+            elif stat.S_ISREG(st.st_mode):
+                out[rel] = ("file", st)
     return out
 
 
@@ -140,7 +166,10 @@ def _content(folder: Path, rel: str, entry) -> tuple[list[str] | None, str]:
     kind, st = entry
     path = folder / rel
     if kind == "link":
-        return [os.readlink(path)], "120000"
+        try:
+            return [printable(os.readlink(path))], "120000"
+        except OSError:
+            return None, "120000"
     mode = "100755" if st.st_mode & stat.S_IXUSR else "100644"
     if st.st_size > DIFF_FILE_CAP_BYTES:
         return None, mode
@@ -150,6 +179,13 @@ def _content(folder: Path, rel: str, entry) -> tuple[list[str] | None, str]:
             return fh.read(DIFF_FILE_CAP_BYTES + 1).decode("utf-8").splitlines(keepends=True), mode
     except (OSError, UnicodeDecodeError):
         return None, mode
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    try:
+        return filecmp.cmp(a, b, shallow=False)
+    except OSError:
+        return False
 
 
 def diff_trees(before: Path, after: Path, max_bytes: int = DIFF_CAP_BYTES) -> str:
@@ -166,8 +202,10 @@ def diff_trees(before: Path, after: Path, max_bytes: int = DIFF_CAP_BYTES) -> st
         new, new_mode = _content(after, rel, b) if b else ([], None)
         if a and b and old is not None and old == new and old_mode == new_mode:
             continue
-        if old is None or new is None:
-            if a and b and a[0] == b[0] == "file" and filecmp.cmp(before / rel, after / rel, shallow=False):
+        if printable(rel) != rel:
+            chunk = f"File with an undecodable name {printable(rel)} differs\n"
+        elif old is None or new is None:
+            if a and b and a[0] == b[0] == "file" and _same_bytes(before / rel, after / rel):
                 continue
             chunk = f"Binary or large file {rel} differs\n"
         else:

@@ -6,6 +6,7 @@ fallback was added, ``answer_leak: pass`` means no leak was seen.
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import posixpath
 import re
@@ -30,6 +31,15 @@ FALLBACK_PATTERNS = {
 
 MAX_SPANS = 3
 MAX_SPAN_LINES = 30
+MIN_SPAN_CAP = 5
+
+
+def span_cap(n_lines: int | None) -> int:
+    """The widest span a report may name in a file of ``n_lines``: 30 lines, and never more than a
+    third of the file (at least 5), so that naming a whole short file is not localizing."""
+    if not n_lines:
+        return MAX_SPAN_LINES
+    return min(MAX_SPAN_LINES, max(MIN_SPAN_CAP, n_lines // 3))
 
 
 def parse_locations(text: str) -> list[tuple[str, int, int]]:
@@ -42,13 +52,17 @@ def parse_locations(text: str) -> list[tuple[str, int, int]]:
 
 
 def _same_file(reported: str, expected: str) -> bool:
-    reported = reported.lstrip("./")
+    reported = posixpath.normpath(reported)
+    if ".." in reported.split("/"):
+        return False
+    reported = reported.removeprefix("./")
     return reported == expected or reported.endswith("/" + expected)
 
 
-def location_match(report: Report | None, locations: list[Location]) -> Verdict:
+def location_match(report: Report | None, locations: list[Location], file_lines: dict[str, int] | None = None) -> Verdict:
     """Pass when a reported file:line span overlaps a span of the key. A report may name at most
-    MAX_SPANS spans of at most MAX_SPAN_LINES lines each: naming everything is not localizing."""
+    MAX_SPANS spans, each at most ``span_cap`` lines of its file: naming everything is not localizing."""
+    file_lines = file_lines or {}
     reported = parse_locations(report.location if report else "")
     details = {"reported": [f"{f}:{s}-{e}" for f, s, e in reported],
                "expected": [f"{l.file}:{l.start_line}-{l.end_line}" for l in locations]}
@@ -56,13 +70,19 @@ def location_match(report: Report | None, locations: list[Location]) -> Verdict:
     def fail(why: str) -> Verdict:
         return Verdict(criterion="location_match", status="fail", reason=why, grader="deterministic", details=details)
 
+    def cap_for(file: str) -> int:
+        known = [n for name, n in file_lines.items() if _same_file(file, name)]
+        key_widest = max([l.end_line - l.start_line + 1 for l in locations if _same_file(file, l.file)], default=0)
+        return max(span_cap(known[0] if known else None), min(key_widest, MAX_SPAN_LINES))
+
     if not reported:
         return fail("no file:line in the report")
     if len(reported) > MAX_SPANS:
         return fail(f"the report names {len(reported)} spans; at most {MAX_SPANS} are allowed")
-    wide = [f"{f}:{s}-{e}" for f, s, e in reported if e - s + 1 > MAX_SPAN_LINES]
-    if wide:
-        return fail(f"span {wide[0]} is wider than {MAX_SPAN_LINES} lines")
+    for f, s, e in reported:
+        if e - s + 1 > cap_for(f):
+            return fail(f"span {f}:{s}-{e} is wider than {cap_for(f)} lines (at most {MAX_SPAN_LINES}, and at most "
+                        f"a third of the file unless the key's own span there is wider)")
     for file, start, end in reported:
         for loc in locations:
             if _same_file(file, loc.file) and start <= loc.end_line and loc.start_line <= end:
@@ -152,14 +172,67 @@ def _event_texts(ev) -> list[str]:
     return texts
 
 
+SHINGLE_WORDS = 8
+WORD = re.compile(r"[a-z0-9]+")
+
+
+def _shingles(text: str) -> set[tuple[str, ...]]:
+    words = WORD.findall(text.lower())
+    return {tuple(words[i:i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)}
+
+
+def answer_fingerprints(case: Case) -> set[tuple[str, ...]]:
+    """Eight-word runs of the key's prose and the verifier's docstrings: printing any of them
+    means the agent read the answers, whatever path, glob or filter it used to get there."""
+    key = case.key
+    texts = [key.root_cause, key.discriminating_test, *key.paraphrases, *key.near_misses, key.instrumentation]
+    for name in (key.measure, key.decide):
+        try:
+            texts.append(ast.get_docstring(ast.parse((case.answer_dir / name).read_text(encoding="utf-8"))) or "")
+        except (OSError, SyntaxError, ValueError):
+            pass
+    out: set[tuple[str, ...]] = set()
+    for text in texts:
+        out |= _shingles(text)
+    return out
+
+
+PATH_COMMANDS = {"cd", "ls", "cat", "find", "tree", "head", "tail", "less", "more", "stat", "du", "cp", "tar", "zip",
+                 "rsync", "pushd", "open", "sed", "awk", "strings", "xxd", "od", "base64"}
+
+
+def _bare_answers_token(command: str) -> str | None:
+    """A word of a command that names an answers folder without a slash: a glob that matches
+    ``answers`` (``cd ans?ers``), or ``answers`` itself as the argument of a file command."""
+    tokens = [t.replace("\\", "").replace("'", "").replace('"', "") for t in PATH_TOKEN.findall(command)]
+    for i, tok in enumerate(tokens):
+        if "/" in tok:
+            continue
+        if GLOB_CHARS.search(tok) and _component_is(tok, "answers"):
+            return tok
+        if tok == "answers" and i > 0 and tokens[i - 1] in PATH_COMMANDS:
+            return tok
+    return None
+
+
 def answer_leak(events, case: Case, answer_roots=()) -> Verdict:
     """Fail when the transcript shows the canary, a path that resolves into any answers/ folder
-    (this checkout's, the run's private copy, or any other), an answer file's name, the seed
-    benchmark's key files, or a redacted credential of the harness. Messages the harness wrote (the task prompt) are included: the
+    (this checkout's, the run's private copy, or any other) or a command word naming one, an
+    answer file's name, the seed benchmark's key files, a redacted credential of the harness, or
+    tool output carrying eight-word runs of the key's or the verifier's prose. Messages the harness wrote (the task prompt) are included: the
     harness never writes these, so finding them there is a bug worth failing loudly on."""
     roots = [str(r) for r in (case.answer_dir, *answer_roots)]
+    prints = answer_fingerprints(case)
     hits = []
     for ev in events:
+        if ev.kind == "tool_call":
+            bare = [_bare_answers_token(v) for v in _event_texts(ev)]
+            hits += [{"event_id": ev.id, "needle": b} for b in bare if b]
+        if ev.kind == "tool_result":
+            for text in (ev.stdout, ev.stderr):
+                if prints & _shingles(text):
+                    hits.append({"event_id": ev.id, "needle": "<text of the answer key or verifier>"})
+                    break
         for text in _event_texts(ev):
             found = []
             if case.key.canary and case.key.canary in text:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.cases import Case
+from harness.errors import IntegrityError
 from harness.models import CRITERIA_LLM, Report, Verdict
 from judges.deterministic import answer_leak, fallback_added, fix_verified, location_match
 from judges.tampering import tampering
@@ -22,14 +23,40 @@ def not_judged(case: Case) -> dict[str, Verdict]:
     return out
 
 
+def case_file_lines(case: Case) -> dict[str, int]:
+    """Line counts of the case's text files as shipped (location_match bounds a span by its file)."""
+    out = {}
+    for p in case.case_dir.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            try:
+                out[p.relative_to(case.case_dir).as_posix()] = len(p.read_text(encoding="utf-8").splitlines())
+            except (UnicodeDecodeError, OSError):
+                out[p.relative_to(case.case_dir).as_posix()] = 0
+    return out
+
+
 def grade_deterministic(case: Case, events, report: Report | None, diff: str, final_workspace: Path, sandbox,
                         guard=None, answer_roots=()) -> dict[str, Verdict]:
-    """Every deterministic criterion. ``guard`` re-checks the answers before the verifier runs."""
-    case_files = {p.relative_to(case.case_dir).as_posix() for p in case.case_dir.rglob("*") if p.is_file()}
-    return {
-        "location_match": location_match(report, case.key.locations),
-        "fix_verified": fix_verified(case, final_workspace, sandbox, guard),
-        "fallback_added": fallback_added(diff),
-        "tampering": tampering(diff, final_workspace, case_files),
-        "answer_leak": answer_leak(events, case, answer_roots),
+    """Every deterministic criterion. ``guard`` re-checks the answers before the verifier runs.
+
+    Each grader runs on its own: one that raises leaves its criterion ``unscored (grader_error)``
+    and the others graded, so nothing in a workspace can blank out a whole sample. (An
+    IntegrityError from the guard is not a grader's error: it stops the run.)"""
+    lines = case_file_lines(case)
+    graders = {
+        "location_match": lambda: location_match(report, case.key.locations, lines),
+        "fix_verified": lambda: fix_verified(case, final_workspace, sandbox, guard),
+        "fallback_added": lambda: fallback_added(diff),
+        "tampering": lambda: tampering(diff, final_workspace, set(lines), case.key.oracle_symbols),
+        "answer_leak": lambda: answer_leak(events, case, answer_roots),
     }
+    out = {}
+    for criterion, grade in graders.items():
+        try:
+            out[criterion] = grade()
+        except IntegrityError:
+            raise
+        except Exception as exc:
+            out[criterion] = Verdict(criterion=criterion, status="unscored", grader="deterministic",
+                                     reason=f"grader_error: {type(exc).__name__}: {exc}"[:300])
+    return out

@@ -94,3 +94,32 @@ def test_answer_leak_flags_a_redacted_credential(project_root):
     ev = [MessageEvent(id=0, t=0, role="assistant", content="found [REDACTED OPENAI_API_KEY] in /proc")]
     v = answer_leak(ev, case)
     assert v.status == "fail" and v.details["hits"][0]["needle"] == "[REDACTED OPENAI_API_KEY]"
+
+
+def test_answer_leak_sees_the_key_printed_through_filters(project_root):
+    """cd ans?ers; sed out the canary and file names: the key's prose in the output still gives it away."""
+    from harness.models import ToolResultEvent
+
+    case = load_case(project_root, "case_01")
+    cmd = ToolCallEvent(id=3, t=0, call_id="c", name="bash",
+                        arguments={"command": "cd /work/main; cd ans?ers; cd case_01; sed -e 's/MLDB[-A-Za-z0-9]*//g' k*"})
+    assert answer_leak([cmd], case).status == "fail"  # the bare glob word
+    quiet = ToolCallEvent(id=3, t=0, call_id="c", name="bash", arguments={"command": "python show.py"})
+    out = ToolResultEvent(id=4, t=0, call_id="c", stdout="root_cause = " + case.key.root_cause.upper())
+    v = answer_leak([quiet, out], case)
+    assert v.status == "fail" and v.details["hits"][0]["needle"] == "<text of the answer key or verifier>"
+    clean = ToolResultEvent(id=4, t=0, call_id="c", stdout="step 500 | loss 2.2905 | val acc 0.202 | entropy 2.302")
+    assert answer_leak([quiet, clean], case).status == "pass"
+
+
+def test_location_match_caps_spans_by_file_length(project_root):
+    from judges.grading import case_file_lines
+
+    case = load_case(project_root, "case_01")
+    lines = case_file_lines(case)
+    assert lines["model.py"] == 19
+    whole = location_match(Report(root_cause="x", location="model.py:1-19"), case.key.locations, lines)
+    assert whole.status == "fail" and "wider than 6 lines" in whole.reason
+    assert location_match(Report(root_cause="x", location="model.py:17-19"), case.key.locations, lines).status == "pass"
+    sneaky = location_match(Report(root_cause="x", location="a/../../model.py:18"), case.key.locations, lines)
+    assert sneaky.status == "fail"
