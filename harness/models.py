@@ -169,6 +169,7 @@ class VerifierRun(Record):
     reason: str | None = None
     result: dict[str, Any] = Field(default_factory=dict, description="the deciding process's JSON verdict")
     measure: ProcessRun | None = None
+    readme_run: ProcessRun | None = Field(default=None, description="the case's own run command on the same files")
     decide: ProcessRun | None = None
     skipped: list[SkippedEntry] = Field(default_factory=list, description="left out of the copy the verifier saw")
     duration_s: float = 0.0

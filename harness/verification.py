@@ -56,6 +56,18 @@ def _bundle(case: Case, dest: Path) -> tuple[Path, str]:
     return dest, sha256_tree(dest)
 
 
+def _integrity(case: Case, guard, bundle: Path, bundle_sha: str) -> Callable[[], None]:
+    """A check to run after each process that ran the agent's code: the answers, and the
+    verifier's own copy, are as they were."""
+    def check() -> None:
+        if guard:
+            guard()
+        if sha256_tree(bundle) != bundle_sha:
+            raise IntegrityError(f"the verifier's own copy for {case.id} changed while the agent's code ran "
+                                 f"({bundle}): the run is stopped; use bubblewrap to prevent this")
+    return check
+
+
 def _readme_run(case: Case, tree: Path, parent: Path, sandbox) -> dict:
     """The case's run command on a fresh copy of ``tree``, as the user runs it; what it printed."""
     ws, _ = copy_workspace(tree, parent=parent)
@@ -125,14 +137,16 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
                                     timeout or case.key.verifier_timeout_seconds, OUTPUT_CAP,
                                     mounts=(Mount(ws, writable=True), Mount(bundle), Mount(out, writable=True)),
                                     scratch=tmp / "measure-scratch")
-        if guard:
-            guard()
-        if sha256_tree(bundle) != bundle_sha:
-            raise IntegrityError(f"the verifier's own copy for {case.id} changed while the agent's code ran "
-                                 f"({bundle}): the run is stopped; use bubblewrap to prevent this")
+        check = _integrity(case, guard, bundle, bundle_sha)
+        check()
         clean = tmp / "harvested"
         skipped = harvest(out, clean)
+        clean_sha = sha256_tree(clean)
         readme = _readme_run(case, tree, tmp, sandbox)
+        check()  # the README run executed the agent's code too
+        if sha256_tree(clean) != clean_sha:
+            raise IntegrityError(f"the harvested measurements for {case.id} changed while the case's run command ran "
+                                 f"({clean}): the run is stopped; use bubblewrap to prevent this")
         (clean / "readme_run.json").write_text(json.dumps(readme))
         decided = sandbox.run_argv([python, "-I", str(bundle / case.key.decide), str(clean)], clean,
                                    DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=(Mount(bundle), Mount(clean)),
@@ -140,7 +154,10 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     result = _verdict_line(decided.stdout)
-    runs = {"measure": _process(measured), "decide": _process(decided), "skipped": copied.skipped + skipped,
+    readme_process = ProcessRun(exit_code=readme["exit_code"], timed_out=readme["timed_out"],
+                                duration_s=readme["duration_s"], stderr_tail=readme["stderr"][-3000:])
+    runs = {"measure": _process(measured), "readme_run": readme_process, "decide": _process(decided),
+            "skipped": copied.skipped + skipped,
             "duration_s": round(time.monotonic() - t0, 3)}
     if result is None or decided.exit_code not in (0, 1) or (decided.exit_code == 0) != result["passed"]:
         why = "timed out" if decided.timed_out else f"exit code {decided.exit_code}, no verdict line"
