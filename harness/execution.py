@@ -108,7 +108,13 @@ def kill_group(pgid: int) -> None:
 
 
 def _pump(proc: subprocess.Popen, bufs: dict, timeout: float, kill) -> bool:
-    """Read both pipes into their buffers until EOF; returns whether the timeout fired."""
+    """Read both pipes into their buffers until the command has exited and its pipes are drained;
+    returns whether the timeout fired.
+
+    The command's own exit is waited for, not inferred from its pipes closing: under bubblewrap
+    the pipes close when the sandboxed shell ends, a moment before bwrap itself exits, and killing
+    bwrap in that moment would turn a clean exit into -9. Once the command has exited, whatever
+    it left running is killed and the pipes get a second to drain."""
     sel = selectors.DefaultSelector()
     for pipe, buf in bufs.items():
         os.set_blocking(pipe.fileno(), False)
@@ -117,7 +123,7 @@ def _pump(proc: subprocess.Popen, bufs: dict, timeout: float, kill) -> bool:
     drain_until = None
     timed_out = False
     try:
-        while sel.get_map():
+        while True:
             now = time.monotonic()
             if drain_until is None:
                 if proc.poll() is not None:
@@ -127,7 +133,15 @@ def _pump(proc: subprocess.Popen, bufs: dict, timeout: float, kill) -> bool:
                     timed_out = True
                     kill()
                     drain_until = now + DRAIN_AFTER_EXIT_S
-            elif now >= drain_until:
+            if not sel.get_map():
+                if drain_until is not None:
+                    break
+                try:  # pipes closed, command still running (or exiting): wait for it, within the deadline
+                    proc.wait(timeout=max(0.0, min(deadline - time.monotonic(), 0.25)))
+                except subprocess.TimeoutExpired:
+                    pass
+                continue
+            if drain_until is not None and now >= drain_until:
                 break
             wait = (drain_until or deadline) - now
             for key, _ in sel.select(timeout=max(0.0, min(wait, 0.25))):

@@ -135,7 +135,13 @@ GLOB_CHARS = re.compile(r"[*?\[]")
 
 
 def _component_is(component: str, name: str) -> bool:
-    return component == name or (bool(GLOB_CHARS.search(component)) and fnmatch.fnmatchcase(name, component))
+    """``component`` is ``name``, or a glob for it that spells out part of it (``ans?ers``, ``ans*``;
+    a bare ``*`` matches everything and says nothing)."""
+    if component == name:
+        return True
+    literal = GLOB_CHARS.sub("", component.replace("[", "").replace("]", ""))
+    return (bool(GLOB_CHARS.search(component)) and len(literal) >= min(3, len(name))
+            and fnmatch.fnmatchcase(name, component))
 
 
 def _answers_path(token: str) -> bool:

@@ -259,3 +259,14 @@ def test_unknown_mode():
 
 def test_bwrap_class_is_what_auto_picks_here():
     assert isinstance(get_sandbox("auto"), BwrapSandbox) == BWRAP_OK
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_exit_codes_are_never_turned_into_kills(mode, ws):
+    """The pipes close a moment before bubblewrap exits: the exit status must still be the command's."""
+    box = make_box(mode)
+    assert [box.run("grep -c softmax model.py", ws, 30, 4096).exit_code for _ in range(25)] == [0] * 25
+    res = box.run("exec >/dev/null 2>&1; sleep 1; exit 3", ws, 30, 4096)
+    assert (res.exit_code, res.timed_out) == (3, False) and res.duration_s >= 1
+    res = box.run("exec >/dev/null 2>&1; sleep 30", ws, 1.5, 4096)
+    assert res.timed_out and res.exit_code is None

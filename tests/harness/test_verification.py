@@ -66,4 +66,4 @@ def test_verify_fails_broken_and_passes_gold(tmp_path, project_root):
     assert res.exit_code == 0, res.output
     verdict = json.loads(res.stdout)
     assert verdict["status"] == "pass" and all(r["passed"] for r in verdict["result"]["checks"])
-    assert {r["source"] for r in verdict["result"]["checks"]} == {"recomputed", "reported"}
+    assert {r["source"] for r in verdict["result"]["checks"]} == {"recomputed", "reported", "readme_run"}

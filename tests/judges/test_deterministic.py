@@ -123,3 +123,11 @@ def test_location_match_caps_spans_by_file_length(project_root):
     assert location_match(Report(root_cause="x", location="model.py:17-19"), case.key.locations, lines).status == "pass"
     sneaky = location_match(Report(root_cause="x", location="a/../../model.py:18"), case.key.locations, lines)
     assert sneaky.status == "fail"
+
+
+@pytest.mark.parametrize("command", ["ls */*", "python - <<'PY'\nimport glob\nprint(glob.glob('**/*.py', recursive=True))\nPY",
+                                     "cat data/*.csv | head", "ls /tmp/*/repo/*", "find . -name '*.py'"])
+def test_answer_leak_ignores_ordinary_globs(project_root, command):
+    case = load_case(project_root, "case_05")
+    ev = [ToolCallEvent(id=3, t=0, call_id="c", name="bash", arguments={"command": command})]
+    assert answer_leak(ev, case).status == "pass", command
