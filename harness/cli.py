@@ -20,6 +20,7 @@ from harness.report import display_table, summary_table
 from harness.results import read_manifest, read_samples
 from harness.runner import RunConfig, run, run_scratch
 from harness.sandbox import get_sandbox
+from judges.rubric import DEFAULT_MAX_INPUT_TOKENS as DEFAULT_JUDGE_INPUT_TOKENS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="ml-debug-bench: can an AI agent debug a broken ML training setup?")
@@ -105,6 +106,9 @@ def run_cmd(
     sandbox: str = typer.Option("auto", help="auto | required | none"),
     judge: Optional[str] = typer.Option(None, "--judge", help="judge each sample as it finishes: openai:MODEL | anthropic:MODEL"),
     judge_repeats: int = typer.Option(1, "--judge-repeats", min=1, help="judge repeats per criterion (majority vote)"),
+    judge_base_url: Optional[str] = typer.Option(None, "--judge-base-url", help="API base URL for the judge"),
+    judge_max_input_tokens: int = typer.Option(DEFAULT_JUDGE_INPUT_TOKENS, "--judge-max-input-tokens", min=1000,
+                                               help="cap on each judge prompt, ~tokens (4 characters each)"),
 ):
     """Run an agent over the cases, grade each sample, and print the results table."""
     def progress(label, done, total, result):
@@ -137,7 +141,8 @@ def run_cmd(
                 agent_obj.check_limits(limits)
             cfg = RunConfig(agent=agent_obj, cases=load_cases(inputs.root, cases or None), out_root=out_dir,
                             epochs=epochs, conditions=conds, skill_text=skill_text, skill_sha256=skill_sha,
-                            limits=limits, sandbox=box, judge=_run_judge_hook(judge, judge_repeats, agent),
+                            limits=limits, sandbox=box,
+                            judge=_run_judge_hook(judge, judge_repeats, agent, judge_base_url, judge_max_input_tokens),
                             inputs=inputs, work_dir=work_dir)
             run_dir = run(cfg, progress)
     except BenchError as exc:
@@ -236,11 +241,10 @@ def _judge_options_help() -> str:
 
 
 def _make_judge(spec: str, repeats: int, base_url: Optional[str], temperature: str, cache_dir: Optional[Path],
-                no_cache: bool):
+                no_cache: bool, max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS):
     """Build the judge the CLI flags describe (the API key comes from the SDK's usual env var)."""
-    from judges.backends import JudgeSettings
     from judges.cache import VerdictCache
-    from judges.llm import Judge
+    from judges.llm import Judge, JudgeSettings
 
     temp = None if temperature.lower() == "none" else float(temperature)
     if cache_dir is None and not no_cache and os.environ.get("ML_DEBUG_BENCH_JUDGE_CACHE"):
@@ -250,8 +254,8 @@ def _make_judge(spec: str, repeats: int, base_url: Optional[str], temperature: s
             cache_dir = find_root() / "results" / ".judge-cache"
         except BenchError:
             cache_dir = Path(".judge-cache")
-    return Judge(spec, JudgeSettings(temperature=temp, base_url=base_url), repeats=repeats,
-                 cache=VerdictCache(None if no_cache else cache_dir))
+    return Judge(spec, JudgeSettings(temperature=temp, base_url=base_url, max_input_tokens=max_input_tokens),
+                 repeats=repeats, cache=VerdictCache(None if no_cache else cache_dir))
 
 
 def _print_sizes(sizes, title: str) -> None:
@@ -259,11 +263,15 @@ def _print_sizes(sizes, title: str) -> None:
 
     if sizes:
         _print_frame(pd.DataFrame([s.row() for s in sizes]), title)
+        over = [s.name for s in sizes if s.over_cap]
+        if over:
+            err.print(f"[yellow]warning:[/] {len(over)} transcript(s) exceed the input cap even at the shortest "
+                      f"cut: {', '.join(over[:5])}")
 
 
 def _print_judge_stats(judge) -> None:
     st = judge.stats
-    err.print(f"judge {judge.spec}: {st.requests} request(s), {st.cache_hits} cache hit(s), "
+    err.print(f"judge {judge.spec} at {judge.base_url}: {st.requests} request(s), {st.cache_hits} cache hit(s), "
               f"{st.unscored} unscored criterion verdict(s), {st.input_tokens} input / {st.output_tokens} output tokens; "
               f"prompt {judge.prompt_sha256[:12]}")
 
@@ -286,17 +294,18 @@ def _print_repeat_agreement(samples) -> None:
         _print_frame(pd.DataFrame(rows), "judge repeat agreement (share of repeats agreeing with the majority)")
 
 
-def _run_judge_hook(spec: Optional[str], repeats: int, agent: str):
+def _run_judge_hook(spec: Optional[str], repeats: int, agent: str, base_url: Optional[str] = None,
+                    max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS):
     """The runner's judge hook for ``run --judge`` (None without --judge)."""
     if not spec:
         return None
+    from harness.rejudge import RunJudgeHook
     from judges.family import same_family_warning
-    from judges.regrade import RunJudgeHook
 
     warning = same_family_warning(spec, agent)
     if warning:
         err.print(f"[yellow]warning:[/] {warning}")
-    return RunJudgeHook(_make_judge(spec, repeats, None, "0", None, False))
+    return RunJudgeHook(_make_judge(spec, repeats, base_url, "0", None, False, max_input_tokens))
 
 
 @app.command("judge")
@@ -306,29 +315,32 @@ def judge_cmd(
     judge_repeats: int = typer.Option(1, "--judge-repeats", min=1, help="judge each criterion J times; majority vote"),
     judge_base_url: Optional[str] = typer.Option(None, "--judge-base-url", help="API base URL for the judge"),
     judge_temperature: str = typer.Option("0", "--judge-temperature", help="a number, or 'none' to omit it"),
+    judge_max_input_tokens: int = typer.Option(DEFAULT_JUDGE_INPUT_TOKENS, "--judge-max-input-tokens", min=1000,
+                                               help="cap on each judge prompt, ~tokens (4 characters each)"),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="verdict cache (default results/.judge-cache)"),
     no_cache: bool = typer.Option(False, "--no-cache", help="do not read or write the verdict cache"),
     cases: Optional[list[str]] = typer.Option(None, "--case", help="only these case ids"),
     dry_run: bool = typer.Option(False, "--dry-run", help="only measure the judge input size; call no model"),
 ):
     """Grade (or re-grade) the LLM criteria of a saved run from its transcripts; agents are never re-run."""
-    from judges.regrade import judge_run
+    from harness.rejudge import judge_run
 
     if not judge and not dry_run:
         _fail(ValueError("give --judge openai:MODEL or anthropic:MODEL (or --dry-run)"))
     try:
         root = find_root()
         judge_obj = None if dry_run else _make_judge(judge, judge_repeats, judge_base_url, judge_temperature,
-                                                     cache_dir, no_cache)
+                                                     cache_dir, no_cache, judge_max_input_tokens)
         result = judge_run(run_dir, root, judge_obj, progress=lambda sid: err.print(f"judging {sid} ..."),
-                           case_ids=cases or None, judge_spec=judge)
+                           case_ids=cases or None, judge_spec=judge, max_input_tokens=judge_max_input_tokens)
     except (BenchError, ValueError) as exc:
         _fail(exc)
     for w in result.warnings:
         err.print(f"[yellow]warning:[/] {w}")
     if result.skipped:
         err.print(f"[yellow]{len(result.skipped)} sample(s) not judged (infra_error): {', '.join(result.skipped)}[/]")
-    _print_sizes(result.sizes, "judge input size per sample (characters; ~tokens = chars/4)")
+    _print_sizes(result.sizes, f"judge input size per sample (characters; ~tokens = chars/4; "
+                               f"cap {judge_max_input_tokens} ~tokens per prompt)")
     if dry_run:
         return
     _print_judge_stats(judge_obj)
@@ -343,14 +355,19 @@ def judge_eval_cmd(
     judge_repeats: int = typer.Option(1, "--judge-repeats", min=1),
     judge_base_url: Optional[str] = typer.Option(None, "--judge-base-url"),
     judge_temperature: str = typer.Option("0", "--judge-temperature"),
+    judge_max_input_tokens: int = typer.Option(DEFAULT_JUDGE_INPUT_TOKENS, "--judge-max-input-tokens", min=1000),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir"),
     no_cache: bool = typer.Option(False, "--no-cache"),
+    bootstrap: int = typer.Option(2000, "--bootstrap", min=0, help="resamples of items for the 95% intervals"),
+    seed: int = typer.Option(0, "--seed", help="seed of the bootstrap"),
 ):
-    """Measure the judge against human labels: confusion matrix, sensitivity, specificity, accuracy, kappa."""
+    """Measure the judge against human labels: confusion matrix, sensitivity, specificity, accuracy and
+    kappa with bootstrap intervals, beside the raters' ceiling and a constant judge's floor."""
     import pandas as pd
 
     from judges.labeled import read_labeled_set
-    from judges.metaeval import family_warnings, judge_agreement, judge_items, rater_agreement
+    from judges.metaeval import balance_warnings, constant_agreement, family_warnings, judge_agreement, \
+        judge_items, rater_agreement
     from judges.seed_import import import_seed, is_seed_folder
     from judges.sizes import input_size
 
@@ -359,14 +376,20 @@ def judge_eval_cmd(
     except BenchError as exc:
         _fail(exc)
     err.print(f"{len(items)} labeled transcript(s) from {labeled_set}")
-    ceiling = rater_agreement(items)
+    for w in balance_warnings(items):
+        err.print(f"[yellow]warning:[/] {w}")
+    ceiling = rater_agreement(items, bootstrap, seed)
     if ceiling:
         _print_frame(pd.DataFrame([a.row() for a in ceiling]), "human raters vs each other (the ceiling)")
-    _print_sizes([input_size(i.id, i.events, i.key, i.mode) for i in items], "judge input size per item")
+    floor = constant_agreement(items, "pass", bootstrap, seed) + constant_agreement(items, "fail", bootstrap, seed)
+    _print_frame(pd.DataFrame([a.row() for a in floor]), "a constant judge vs the labels (the floor)")
+    _print_sizes([input_size(i.id, i.events, i.key, i.mode, judge_max_input_tokens) for i in items],
+                 "judge input size per item")
     if not judge:
         return
     try:
-        judge_obj = _make_judge(judge, judge_repeats, judge_base_url, judge_temperature, cache_dir, no_cache)
+        judge_obj = _make_judge(judge, judge_repeats, judge_base_url, judge_temperature, cache_dir, no_cache,
+                                judge_max_input_tokens)
         for w in family_warnings(items, judge):
             err.print(f"[yellow]warning:[/] {w}")
         verdicts = judge_items(items, judge_obj, progress=lambda i: err.print(f"judging {i} ..."))
@@ -376,8 +399,8 @@ def judge_eval_cmd(
     rows = [{"item": iid, **{c: (f"{v.status} ({v.reason})" if v.status == "unscored" else v.status)
                              for c, v in vs.items()}} for iid, vs in verdicts.items()]
     _print_frame(pd.DataFrame(rows), f"judge {judge} verdicts")
-    _print_frame(pd.DataFrame([a.row() for a in judge_agreement(items, statuses, judge)]),
-                 f"judge {judge} vs human labels (positive = pass)")
+    _print_frame(pd.DataFrame([a.row() for a in judge_agreement(items, statuses, judge, bootstrap, seed)]),
+                 f"judge {judge} vs human labels (positive = pass; 95% CI: percentile bootstrap over items)")
     _print_judge_stats(judge_obj)
 
 

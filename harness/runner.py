@@ -17,6 +17,7 @@ from typing import Callable
 
 from harness import __version__
 from harness.agents.base import Agent, AgentOutcome, AgentTask, Limits, Toolbox
+from harness.agents.llm import usage_from_events
 from harness.cases import Case
 from harness.errors import ConfigError, InfraError, IntegrityError, RunAborted
 from harness.hashing import sha256_file, sha256_tree
@@ -159,8 +160,9 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
                 raise
             except InfraError as exc:
                 outcome = AgentOutcome(status="infra_error", error=str(exc))
-            except Exception as exc:  # an agent crash is a result, not a harness crash
-                outcome = AgentOutcome(status="agent_error", error=f"{type(exc).__name__}: {exc}")
+            except Exception as exc:  # an agent crash is a result, not a harness crash; its calls were still spent
+                outcome = AgentOutcome(status="agent_error", error=f"{type(exc).__name__}: {exc}",
+                                       usage=usage_from_events(transcript.events))
                 transcript.append("error", error_type="agent_error", message=traceback.format_exc()[-4000:])
             events = list(transcript.events)
             verdicts = _grade(cfg, run_dir, case, events, outcome, ws, transcript_rel, diff_rel)

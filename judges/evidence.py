@@ -1,23 +1,23 @@
-"""Checks the judge cannot talk its way past: quotes, executed calls and event order.
+"""Checks the judge cannot talk its way past: who wrote the cited event, the quote, executed calls, order.
 
-Every cited quote must be a normalised verbatim substring of the cited event in the
-*raw* transcript; "ran the test" and "localized before change" are computed here from
-the events, not taken from the model.
+A citation counts only when it names an event the agent authored (``compaction.agent_authored``)
+and its quote, after whitespace and Unicode normalisation, is a verbatim substring of that event
+either as recorded or as the judge was shown it (labels such as ``root_cause:`` included, but
+never across an elision marker, and with some of the event's own content in it). Which calls
+ran, what counts as an edit, and whether localization came before the first behaviour-changing
+edit are computed here from the events, not taken from the model.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 
-from judges.compaction import SKILL_BLOCK, visible
+from judges.compaction import CONTENT, CUT, SKILL_BLOCK, View, agent_authored
 
 MIN_QUOTE_CHARS = 20
+MIN_CONTENT_CHARS = 10  # a quote of the rendered view must hold this much of the event's own content
 _TYPOGRAPHY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "…": "..."})
-# Shell commands that may write a file: they are offered to the judge to label.
-_WRITES = re.compile(r"\bsed\s+-i|\btee\b|(?<![0-9&])>{1,2}\s*(?!/dev/null)[\w./-]|\bpatch\b|\bgit\s+(apply|checkout|restore)|"
-                     r"\b(mv|cp|rm)\s|open\([^)]*['\"][wa]['\"]|write_text\(|\bperl\s+-pi")
 
 
 def normalise(text: str) -> str:
@@ -43,9 +43,54 @@ def raw_text(ev) -> str:
     return ""
 
 
-def check_citations(events, citations, *, require_one: bool) -> list[str]:
-    """Problems with ``citations`` ([(event_id, quote)]); empty means every quote verified."""
-    by_id = {ev.id: ev for ev in events if visible(ev)}
+def _normalised_runs(segments) -> list[tuple[str, list[bool]]]:
+    """The rendered event as normalised text runs split at elision markers, each with a per-character
+    flag: True where the character is the event's own content, False for harness labels and spaces."""
+    runs, chars, mask = [], [], []
+    for text, kind in segments + [("", CUT)]:
+        if kind == CUT:
+            runs.append((chars, mask))
+            chars, mask = [], []
+            continue
+        for ch in unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY):
+            chars.append(ch)
+            mask.append(kind == CONTENT)
+    out = []
+    for chars, mask in runs:
+        s, m, space = [], [], False
+        for ch, own in zip(chars, mask):
+            if ch.isspace():
+                space = bool(s)
+                continue
+            if space:
+                s.append(" ")
+                m.append(False)
+                space = False
+            s.append(ch)
+            m.append(own)
+        out.append(("".join(s), m))
+    return out
+
+
+def quote_shown(segments, quote: str) -> bool:
+    """Is ``quote`` in the rendered event (not across a cut), holding enough of the event's own words?"""
+    q = normalise(quote)
+    if not q:
+        return False
+    content = sum(len("".join(t.split())) for t, kind in segments if kind == CONTENT)
+    need = min(MIN_CONTENT_CHARS, content)
+    for text, mask in _normalised_runs(segments):
+        start = text.find(q)
+        while start != -1:
+            if need and sum(mask[start:start + len(q)]) >= need:
+                return True
+            start = text.find(q, start + 1)
+    return False
+
+
+def check_citations(events, view: View, citations, *, require_one: bool) -> list[str]:
+    """Problems with ``citations`` ([(event_id, quote)]); empty means every citation is acceptable."""
+    by_id = {ev.id: ev for ev in events if ev.id in view.segments}
     problems = []
     if require_one and not citations:
         problems.append("a pass must cite at least one event with a verbatim quote")
@@ -54,14 +99,31 @@ def check_citations(events, citations, *, require_one: bool) -> list[str]:
         if ev is None:
             problems.append(f"evidence[{i}]: E{event_id} is not an event of the transcript")
             continue
+        if not agent_authored(ev):
+            problems.append(f"evidence[{i}]: E{event_id} was written by the harness, not the agent; cite only the "
+                            "agent's messages, tool calls, tool results, file edits or final report")
+            continue
         q, text = normalise(quote), normalise(raw_text(ev))
         if len(q) < MIN_QUOTE_CHARS and q != text:
             problems.append(f"evidence[{i}]: the quote is {len(q)} characters; quote at least {MIN_QUOTE_CHARS} "
                             "consecutive characters (or the whole event when it is shorter)")
-        elif q not in text:
-            problems.append(f"evidence[{i}]: the quote is not a verbatim substring of E{event_id} ({ev.kind}); "
-                            "copy the words exactly as they appear in that event")
+        elif q not in text and not quote_shown(view.segments[event_id], quote):
+            problems.append(f"evidence[{i}]: the quote is not a verbatim substring of E{event_id} ({ev.kind}) as shown; "
+                            "copy the words exactly as they appear in that event, without crossing an elision marker")
     return problems
+
+
+def final_statements(events) -> set[int]:
+    """The agent's final committed word: its report, or its last message when it submitted none."""
+    reports = {ev.id for ev in events if ev.kind == "report"}
+    said = [ev.id for ev in events if ev.kind == "message" and ev.role == "assistant"]
+    return reports or set(said[-1:])
+
+
+def call_of(events) -> dict[int, int]:
+    """tool_result event id -> id of the tool_call that produced it."""
+    calls = {ev.call_id: ev.id for ev in events if ev.kind == "tool_call"}
+    return {ev.id: calls[ev.call_id] for ev in events if ev.kind == "tool_result" and ev.call_id in calls}
 
 
 def executed_calls(events) -> set[int]:
@@ -70,32 +132,30 @@ def executed_calls(events) -> set[int]:
     return {ev.id for ev in events if ev.kind == "tool_call" and ev.call_id in done}
 
 
-def edit_candidates(events) -> list[int]:
-    """Events that change files or may do so: every file_edit, and tool calls that look like writes.
-
-    The judge must label each one as behaviour-changing or instrumentation.
-    """
-    edited_calls = {ev.call_id for ev in events if ev.kind == "file_edit" and ev.call_id}
-    out = []
-    for ev in events:
-        if ev.kind == "file_edit":
-            out.append(ev.id)
-        elif ev.kind == "tool_call" and ev.call_id not in edited_calls:
-            if ev.name == "bash":
-                if _WRITES.search(raw_text(ev)):
-                    out.append(ev.id)
-            elif any(word in ev.name.lower() for word in ("patch", "write", "edit", "replace", "create")):
-                out.append(ev.id)
-    return out
+def edit_events(events) -> list[int]:
+    """The edits the judge labels: every ``file_edit`` event, which the harness records from the files
+    after each tool call, whichever tool (edit_file, sed -i, perl -pi, a Python one-liner) made it."""
+    return [ev.id for ev in events if ev.kind == "file_edit"]
 
 
-def localized_before_change(localizing_event: int | None, behaviour_edits: list[int]) -> tuple[bool, str]:
-    """The order fact: the first localizing event comes before the first behaviour-changing edit."""
+def edit_calls(events) -> dict[int, int]:
+    """file_edit event id -> id of the tool_call that made the change (the edit happened when that call ran)."""
+    calls = {ev.call_id: ev.id for ev in events if ev.kind == "tool_call"}
+    return {ev.id: calls[ev.call_id] for ev in events if ev.kind == "file_edit" and ev.call_id in calls}
+
+
+def localized_before_change(localizing_event: int | None, behaviour_edits: list[int],
+                            made_by: dict[int, int] | None = None) -> tuple[bool, str]:
+    """The order fact: the first localizing event comes before the first behaviour-changing edit, where an
+    edit counts from the tool call that made it (``made_by``), so the edit's own call cannot localize it."""
     if localizing_event is None:
         return False, "no localizing event was cited"
     if not behaviour_edits:
         return True, f"localized at E{localizing_event}; no behaviour-changing edit"
-    first = min(behaviour_edits)
-    if localizing_event < first:
-        return True, f"localized at E{localizing_event}, before the first behaviour-changing edit E{first}"
-    return False, f"first behaviour-changing edit E{first} came before localizing at E{localizing_event}"
+    made_by = made_by or {}
+    first = min(behaviour_edits, key=lambda e: made_by.get(e, e))
+    at = made_by.get(first, first)
+    by = f" (made by E{at})" if at != first else ""
+    if localizing_event < at:
+        return True, f"localized at E{localizing_event}, before the first behaviour-changing edit E{first}{by}"
+    return False, f"first behaviour-changing edit E{first}{by} came before localizing at E{localizing_event}"

@@ -1,8 +1,9 @@
 """The labeled-set format for judge meta-evaluation: JSONL, one transcript with human labels a line.
 
 A line is a ``LabeledItem``: the transcript events (the same records as a run's
-transcripts), the key the judge grades against, and each rater's label per criterion.
-A set is one ``.jsonl`` file or a folder of them.
+transcripts), the key the judge grades against, each rater's label per criterion and, for
+sets labelled by hand, the rater's short reason for each label. A set is one ``.jsonl``
+file or a folder of them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 
 from harness.errors import InputError
 from harness.hashing import sha256_text
@@ -30,7 +31,17 @@ class LabeledItem(Record):
     key: JudgeKey
     events: list[Event]
     labels: dict[str, dict[str, Label]] = Field(description="rater -> criterion -> label")
+    reasons: dict[str, dict[str, str]] = Field(default_factory=dict,
+                                               description="rater -> criterion -> why that label (hand-labelled sets)")
     notes: str = ""
+
+    @model_validator(mode="after")
+    def _reasons_match_labels(self):
+        for rater, why in self.reasons.items():
+            unlabelled = sorted(set(why) - set(self.labels.get(rater, {})))
+            if unlabelled:
+                raise ValueError(f"reasons for {rater} name criteria it did not label: {', '.join(unlabelled)}")
+        return self
 
     @property
     def transcript_sha256(self) -> str:

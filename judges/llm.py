@@ -1,25 +1,55 @@
 """The LLM judge: one rubric call per criterion, evidence checked in code, one bounded re-ask.
 
-A reply that breaks the schema or cites a quote that is not in the raw transcript is
-re-asked once with the failure stated; a second failure is ``unscored`` (judge_error),
-never pass or fail. Order facts ("ran the test", "localized before change") are computed
-here from the events and the judge's labels.
+A reply that breaks the schema, cites an event the agent did not write, or quotes words that
+are not in the cited event is re-asked once with the failure stated; a second failure is
+``unscored`` (judge_error), never pass or fail. Order facts ("ran the test", "localized before
+change") are computed here from the events and the judge's labels. Every reply's tokens are
+counted, rejected or not. The API plumbing is the shared ``harness.agents.providers``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from harness.agents.providers import STRUCTURED, AuthError, ProviderError, SamplingSettings, endpoint, make_client
+from harness.errors import ConfigError
 from harness.models import CRITERIA_LLM, Evidence, Verdict
-from judges.backends import JudgeAPIError, JudgeSettings, make_backend, parse_spec
 from judges.cache import VerdictCache
-from judges.compaction import agent_acted, compact
-from judges.evidence import check_citations, edit_candidates, executed_calls, localized_before_change
+from judges.compaction import View, agent_acted, compact
+from judges.evidence import call_of, check_citations, edit_calls, edit_events, executed_calls, final_statements, \
+    localized_before_change
 from judges.key import JudgeKey
-from judges.rubric import PROMPT_SHA256, RUBRIC_VERSION, SCHEMAS, SYSTEM, Mode, build_prompt
+from judges.rubric import DEFAULT_MAX_INPUT_TOKENS, PROMPT_SHA256, RUBRIC_VERSION, SCHEMAS, SYSTEM, Mode, \
+    build_prompt, transcript_budget
 from judges.vote import majority
 
 MAX_ATTEMPTS = 2  # the first ask and one re-ask
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    temperature: float | None = 0.0
+    seed: int | None = 0  # OpenAI only: this Messages API takes neither seed nor temperature
+    max_tokens: int = 4096
+    base_url: str | None = None
+    max_retries: int = 2
+    timeout_s: float = 300.0
+    max_input_tokens: int | None = DEFAULT_MAX_INPUT_TOKENS  # per prompt (~4 characters a token); None: no cap
+
+    def recorded(self, provider: str) -> dict[str, Any]:
+        out = {"temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens,
+               "max_input_tokens": self.max_input_tokens}
+        if provider == "anthropic":  # not accepted by the installed SDK's messages.create
+            out.update(temperature="unsupported", seed="unsupported")
+        return out
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    provider, _, model = spec.partition(":")
+    if provider not in STRUCTURED or not model:
+        raise ConfigError(f"--judge must be openai:MODEL or anthropic:MODEL, got '{spec}'")
+    return provider, model
 
 
 @dataclass
@@ -37,29 +67,36 @@ class Judge:
     settings: JudgeSettings = field(default_factory=JudgeSettings)
     repeats: int = 1
     cache: VerdictCache = field(default_factory=lambda: VerdictCache(None))
-    backend: object = None
     stats: JudgeStats = field(default_factory=JudgeStats)
+
+    prompt_sha256 = PROMPT_SHA256
 
     def __post_init__(self):
         self.provider, self.model = parse_spec(self.spec)
         if self.repeats < 1:
             raise ValueError("repeats must be >= 1")
-        if self.backend is None:
-            self.backend = make_backend(self.spec, self.settings)
-
-    prompt_sha256 = PROMPT_SHA256
+        s = self.settings
+        client = make_client(self.provider, None, s.base_url, s.max_retries, s.timeout_s, who=f"judge {self.spec}")
+        self.base_url = endpoint(client)  # what is really called: the option, the SDK's env variable or its default
+        self.backend = STRUCTURED[self.provider](client, self.model,
+                                                 SamplingSettings(s.temperature, s.seed, s.max_tokens))
 
     @property
     def record(self) -> dict:
         """What every verdict says about the judge that produced it."""
-        return {"spec": self.spec, "provider": self.provider, "model": self.model,
+        return {"spec": self.spec, "provider": self.provider, "base_url": self.base_url, "model": self.model,
                 "settings": self.settings.recorded(self.provider), "prompt_sha256": PROMPT_SHA256,
                 "rubric_version": RUBRIC_VERSION, "repeats": self.repeats}
+
+    def view(self, events, key: JudgeKey, mode: Mode = "executed") -> View:
+        """The transcript as this judge shows it: compacted to fit the input cap of every prompt."""
+        budget = transcript_budget(key, mode, edit_events(events), self.settings.max_input_tokens)
+        return compact(events, budget)
 
     # --- one sample ---------------------------------------------------------------
 
     def judge(self, events, key: JudgeKey, transcript_sha256: str, mode: Mode = "executed") -> dict[str, Verdict]:
-        transcript = compact(events)
+        view = self.view(events, key, mode)
         out = {}
         for criterion in CRITERIA_LLM:
             if criterion == "localization" and not key.requires_localization:
@@ -67,25 +104,27 @@ class Judge:
                                          reason="the key does not require localization")
             elif not agent_acted(events):
                 out[criterion] = Verdict(criterion=criterion, status="fail", reason="the agent produced no events",
-                                         grader="judge:precheck", details={"transcript_chars": len(transcript)})
+                                         grader="judge:precheck", details={"transcript_chars": len(view.text)})
             else:
-                out[criterion] = self._criterion(criterion, events, key, transcript, transcript_sha256, mode)
+                out[criterion] = self._criterion(criterion, events, key, view, transcript_sha256, mode)
         return out
 
-    def _criterion(self, criterion, events, key, transcript, transcript_sha256, mode) -> Verdict:
-        edits = edit_candidates(events) if criterion == "localization" else None
-        prompt = build_prompt(criterion, key, transcript, mode, edits)
+    def _criterion(self, criterion, events, key, view: View, transcript_sha256, mode) -> Verdict:
+        edits = edit_events(events) if criterion == "localization" else None
         runs = []
+        input_chars = len(SYSTEM) + len(build_prompt(criterion, key, view.text, mode, edits, "0" * 16))
         for k in range(self.repeats):
-            ckey = VerdictCache.key(transcript=transcript_sha256, key=key.sha256, judge=self.spec,
-                                    prompt=PROMPT_SHA256, criterion=criterion, repeat=k, mode=mode,
+            ckey = VerdictCache.key(transcript=transcript_sha256, key=key.sha256, provider=self.provider,
+                                    base_url=self.base_url, model=self.model, prompt=PROMPT_SHA256,
+                                    criterion=criterion, repeat=k, mode=mode,
                                     settings=self.settings.recorded(self.provider))
             run = self.cache.get(ckey)
             if run is not None:
                 self.stats.cache_hits += 1
                 run["cached"] = True
             else:
-                run = self._ask(criterion, events, prompt, edits, mode)
+                prompt = build_prompt(criterion, key, view.text, mode, edits)  # a fresh boundary id each time
+                run = self._ask(criterion, events, view, prompt, edits, mode)
                 if run["status"] in ("pass", "fail"):
                     self.cache.put(ckey, run)
                 run["cached"] = False
@@ -100,12 +139,12 @@ class Judge:
             evidence=[Evidence(**e) for e in chosen.get("evidence", [])], reasoning=chosen.get("reasoning", ""),
             grader=f"llm:{self.spec}",
             details={"judge": self.record, "votes": vote.votes, "agreement": vote.agreement,
-                     "input_chars": len(SYSTEM) + len(prompt), "transcript_chars": len(transcript),
-                     "runs": runs})
+                     "input_chars": input_chars,
+                     "transcript_chars": len(view.text), "cut_chars": view.cut_chars, "runs": runs})
 
     # --- one repeat: ask, verify, re-ask once -------------------------------------------
 
-    def _ask(self, criterion, events, prompt, edits, mode) -> dict:
+    def _ask(self, criterion, events, view, prompt, edits, mode) -> dict:
         schema = SCHEMAS[criterion]
         messages = self.backend.start(SYSTEM, prompt)
         run = {"status": "unscored", "reason": "judge_error", "attempts": 0, "problems": [],
@@ -115,14 +154,13 @@ class Judge:
             self.stats.requests += 1
             try:
                 reply = self.backend.ask(messages, schema)
-            except JudgeAPIError as exc:
+            except AuthError:
+                raise  # a refused key: every further call would fail the same way
+            except ProviderError as exc:
                 run["problems"].append(f"api error: {exc}")
                 return run
-            run["input_tokens"] += reply.input_tokens
-            run["output_tokens"] += reply.output_tokens
-            self.stats.input_tokens += reply.input_tokens
-            self.stats.output_tokens += reply.output_tokens
-            problems = [reply.problem] if reply.problem else self._verify(criterion, events, reply.parsed, edits)
+            self._count(run, reply.usage)
+            problems = [reply.problem] if reply.problem else self._verify(criterion, events, view, reply.parsed, edits)
             final = attempt == MAX_ATTEMPTS
             if not problems:
                 facts = self._facts(criterion, events, reply.parsed, mode)
@@ -139,10 +177,22 @@ class Judge:
                                    "exactly from the event you cite.")
         return run
 
+    def _count(self, run: dict, usage) -> None:
+        run["input_tokens"] += usage.input_tokens
+        run["output_tokens"] += usage.output_tokens
+        self.stats.input_tokens += usage.input_tokens
+        self.stats.output_tokens += usage.output_tokens
+
     @staticmethod
-    def _verify(criterion, events, answer, edits) -> list[str]:
+    def _verify(criterion, events, view, answer, edits) -> list[str]:
         cites = [(c.event_id, c.quote) for c in answer.evidence]
-        problems = check_citations(events, cites, require_one=answer.verdict == "pass")
+        problems = check_citations(events, view, cites, require_one=answer.verdict == "pass")
+        if criterion == "root_cause" and answer.verdict == "pass" and cites and not problems:
+            final = final_statements(events)
+            if not any(i in final for i, _ in cites):
+                problems.append("a root_cause pass must cite the agent's final committed diagnosis: the final report"
+                                + (f" ({', '.join(f'E{i}' for i in sorted(final))})" if final else "")
+                                + ", or its last message when there is no report")
         if criterion == "localization":
             labelled = {e.event_id for e in answer.edits}
             missing = [i for i in edits if i not in labelled]
@@ -159,17 +209,17 @@ class Judge:
         if answer.verdict != "pass":
             return {}
         if criterion == "discriminating_test" and mode == "executed":
-            ran = executed_calls(events)
-            cited = sorted(c.event_id for c in answer.evidence if c.event_id in ran)
+            ran, calls = executed_calls(events), call_of(events)
+            cited = sorted({calls.get(c.event_id, c.event_id) for c in answer.evidence} & ran)
             if not cited:
                 return {"status": "fail", "reason": "test_not_executed",
-                        "retry": "a pass must cite the tool_call event that ran the test (a tool call that has a "
-                                 "result); none of the cited events is one. Cite it, or answer fail."}
+                        "retry": "a pass must cite the tool_call event that ran the test, or its tool_result (a call "
+                                 "that has a result); none of the cited events is one. Cite it, or answer fail."}
             return {"executed_calls": cited}
         if criterion == "localization":
             behaviour = sorted(e.event_id for e in answer.edits if e.behaviour_changing)
             first = min(c.event_id for c in answer.evidence)
-            ok, why = localized_before_change(first, behaviour)
+            ok, why = localized_before_change(first, behaviour, edit_calls(events))
             facts = {"localizing_event": first, "behaviour_edits": behaviour, "order": why}
             if not ok:
                 facts.update(status="fail", reason="changed_before_localizing")

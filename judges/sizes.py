@@ -1,23 +1,27 @@
-"""How big the judge's input is, per sample and criterion, without calling any model."""
+"""How big the judge's input is, per sample and criterion, without calling any model.
+
+Measured on the very view the judge would get (same compaction, same cap), so ``--dry-run``
+shows what the cap costs: the characters cut and whether a transcript still exceeds it.
+"""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
 from harness.models import CRITERIA_LLM
-from judges.compaction import compact
-from judges.evidence import edit_candidates
+from judges.compaction import compact, submit_calls_with_report, visible
+from judges.evidence import edit_events, raw_text
 from judges.key import JudgeKey
-from judges.rubric import SYSTEM, Mode, build_prompt
-
-CHARS_PER_TOKEN = 4  # rough, for English prose and code
+from judges.rubric import CHARS_PER_TOKEN, DEFAULT_MAX_INPUT_TOKENS, SYSTEM, Mode, build_prompt, transcript_budget
 
 
 class InputSize(BaseModel):
     name: str
     raw_chars: int  # all visible event text as recorded, before compaction
     transcript_chars: int  # the compacted transcript block
+    cut_chars: int  # content characters left out of it (head/tail elision and the cap)
     prompt_chars: dict[str, int]  # system + user message, per criterion
+    cap_tokens: int | None  # the per-prompt input cap (None: uncapped)
 
     @property
     def total_chars(self) -> int:
@@ -25,20 +29,28 @@ class InputSize(BaseModel):
 
     @property
     def est_tokens(self) -> int:
-        return self.total_chars // CHARS_PER_TOKEN
+        """The largest prompt, in estimated tokens (the cap applies per prompt)."""
+        return max(self.prompt_chars.values(), default=0) // CHARS_PER_TOKEN
+
+    @property
+    def over_cap(self) -> bool:
+        return self.cap_tokens is not None and self.est_tokens > self.cap_tokens
 
     def row(self) -> dict:
         return {"sample": self.name, "raw_chars": self.raw_chars, "transcript_chars": self.transcript_chars,
+                "cut_chars": self.cut_chars,
                 **{f"{c}_chars": self.prompt_chars.get(c, "n/a") for c in CRITERIA_LLM},
-                "total_chars": self.total_chars, "~tokens": self.est_tokens}
+                "~tokens/prompt": self.est_tokens, "cap": self.cap_tokens or "none",
+                "over_cap": "yes" if self.over_cap else "no"}
 
 
-def input_size(name: str, events, key: JudgeKey, mode: Mode = "executed") -> InputSize:
-    from judges.compaction import visible
-    from judges.evidence import raw_text
-
-    transcript = compact(events)
-    prompts = {c: len(SYSTEM) + len(build_prompt(c, key, transcript, mode, edit_candidates(events)))
+def input_size(name: str, events, key: JudgeKey, mode: Mode = "executed",
+               max_input_tokens: int | None = DEFAULT_MAX_INPUT_TOKENS) -> InputSize:
+    edits = edit_events(events)
+    view = compact(events, transcript_budget(key, mode, edits, max_input_tokens))
+    prompts = {c: len(SYSTEM) + len(build_prompt(c, key, view.text, mode, edits, "0" * 16))
                for c in CRITERIA_LLM if c != "localization" or key.requires_localization}
-    return InputSize(name=name, raw_chars=sum(len(raw_text(ev)) for ev in events if visible(ev)),
-                     transcript_chars=len(transcript), prompt_chars=prompts)
+    hidden = submit_calls_with_report(events)
+    return InputSize(name=name, raw_chars=sum(len(raw_text(ev)) for ev in events if visible(ev, hidden)),
+                     transcript_chars=len(view.text), cut_chars=view.cut_chars, prompt_chars=prompts,
+                     cap_tokens=max_input_tokens)

@@ -26,7 +26,7 @@ from harness.agents.llm_tools import BASH, EDIT, SUBMIT, TOOLS, ToolArgumentErro
     recorded_arguments, result_text
 from harness.agents.pricing import PriceTable
 from harness.agents.providers import KEY_ENV, MAX_REPLY_STRING, PROVIDERS, AuthError, ModelSettings, \
-    ProviderError, ToolCall, ToolOutput, make_client
+    ProviderError, ToolCall, ToolOutput, Usage, make_client
 from harness.errors import ConfigError
 from harness.models import Report, TokenUsage
 
@@ -153,19 +153,26 @@ class _Episode:
                       latency_s=round(time.monotonic() - t0, 4))
             if isinstance(exc, AuthError):
                 raise
+            if exc.usage is not None:  # the reply came back but could not be used: its tokens were spent
+                self.account(exc.usage)
             return self.outcome("agent_error", error=f"model call failed after retries: {exc}")
         self.steps += 1
         event = tr.append("model_call", provider=self.agent.provider, request=recorded, response=turn.response,
                           latency_s=round(time.monotonic() - t0, 4))
         self.last_call_event = event.id
-        self.input_tokens += turn.input_tokens
-        self.output_tokens += turn.output_tokens
-        call_cost = self.agent.price.cost(turn.input_tokens, turn.output_tokens) if self.agent.price else None
+        self.account(Usage(turn.input_tokens, turn.output_tokens))
+        return turn
+
+    def account(self, usage: Usage) -> None:
+        """Count one call's tokens (and cost, when priced) and record them as a ``usage`` event."""
+        self.input_tokens += usage.input_tokens
+        self.output_tokens += usage.output_tokens
+        call_cost = self.agent.price.cost(usage.input_tokens, usage.output_tokens) if self.agent.price else None
         if call_cost is not None:
             self.cost += call_cost
-        tr.append("usage", model=self.agent.model, input_tokens=turn.input_tokens,
-                  output_tokens=turn.output_tokens, cost_usd=round(call_cost, 8) if call_cost is not None else None)
-        return turn
+        self.task.transcript.append("usage", model=self.agent.model, input_tokens=usage.input_tokens,
+                                    output_tokens=usage.output_tokens,
+                                    cost_usd=round(call_cost, 8) if call_cost is not None else None)
 
     def refuse_capped(self, call: ToolCall) -> ToolOutput:
         """A tool call from a reply that had to be cut: recorded, shown to the model as an error, not run."""
@@ -225,3 +232,13 @@ def make_llm_agent(spec: str, *, base_url: str | None = None, temperature: float
     key = api_key or env.get(KEY_ENV.get(provider, ""), "")
     return LLMAgent(provider, model, key, base_url=base_url, prices=prices, max_retries=max_retries,
                     timeout=timeout, settings=ModelSettings(temperature, max_tokens_per_call, reasoning_effort))
+
+
+def usage_from_events(events) -> TokenUsage:
+    """The tokens (and cost) a transcript's ``usage`` events add up to: what a sample spent even when
+    its agent crashed before it could report its own total."""
+    usage = [e for e in events if e.kind == "usage"]
+    costs = [e.cost_usd for e in usage]
+    cost = round(sum(costs), 6) if costs and all(c is not None for c in costs) else None
+    return TokenUsage(input_tokens=sum(e.input_tokens for e in usage), output_tokens=sum(e.output_tokens for e in usage),
+                      cost_usd=cost)

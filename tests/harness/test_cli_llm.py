@@ -13,10 +13,10 @@ from harness.cli import app
 from harness.hashing import sha256_text
 from harness.models import CRITERIA_DETERMINISTIC, Verdict
 from harness.results import read_manifest, read_samples
-from harness.sandbox import get_sandbox
+from harness.sandbox import PlainSandbox, get_sandbox
 from harness.transcript import read_transcript
-from tests.fakes.llm_server import ScriptedLLMServer, anthropic_error, openai_error
-from tests.harness.llm_helpers import REPORT, base_url, kinds, turn
+from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_error, openai_chat, openai_error
+from tests.harness.llm_helpers import REPORT, ROOT, agent_for, base_url, kinds, turn
 
 FIX = {"path": "model.py", "old_text": "return logits.softmax(dim=-1)", "new_text": "return logits"}
 
@@ -163,3 +163,48 @@ def test_sandbox_required_without_bwrap_refuses(keys, tmp_path, monkeypatch):
 def test_max_cost_without_price_is_refused(keys, tmp_path):
     res = invoke("run", "--agent", "openai:unpriced", "--max-cost", "1", "--out", tmp_path / "out", "case_01")
     assert res.exit_code == 2 and "no price" in res.output
+
+
+def _skip_grading(monkeypatch):
+    skipped = {c: Verdict(criterion=c, status="unscored", reason="skipped_in_test", grader="test")
+               for c in CRITERIA_DETERMINISTIC}
+    monkeypatch.setattr("harness.runner.grade_deterministic", lambda *a, **k: dict(skipped))
+
+
+def test_agent_error_sample_records_the_tokens_it_spent(keys, tmp_path, monkeypatch):
+    """Two calls were made (the second reply has no message): the sample is agent_error and still
+    carries both calls' tokens."""
+    _skip_grading(monkeypatch)
+    broken = openai_chat("x", prompt_tokens=300, completion_tokens=7)
+    broken["choices"][0]["message"] = None
+    with ScriptedLLMServer([turn("openai", calls=[("bash", {"command": "echo hi"})]), Reply(broken)]) as srv:
+        res = invoke("run", "--agent", "openai:fake", "--base-url", srv.openai_base_url, "--out", tmp_path,
+                     "--max-retries", "0", "case_01")
+    assert res.exit_code == 0, res.output
+    (sample,) = read_samples(only_run(tmp_path))
+    assert sample.status == "agent_error"
+    assert (sample.usage.input_tokens, sample.usage.output_tokens) == (400, 27)
+
+
+class CrashingSandbox(PlainSandbox):
+    """Runs commands until one says CRASH, then fails the way a harness bug would."""
+
+    def run(self, command, *args, **kwargs):
+        if "CRASH" in command:
+            raise RuntimeError("toolbox failure")
+        return super().run(command, *args, **kwargs)
+
+
+def test_agent_crash_keeps_the_usage_of_the_calls_made(keys, tmp_path, monkeypatch):
+    from harness.cases import load_cases
+    from harness.runner import RunConfig, run, run_scratch
+
+    _skip_grading(monkeypatch)
+    script = [turn("openai", calls=[("bash", {"command": "echo one"})], tokens=(100, 10)),
+              turn("openai", calls=[("bash", {"command": "echo CRASH"})], tokens=(200, 20))]
+    with run_scratch(ROOT) as (inputs, work_dir), ScriptedLLMServer(script) as srv:
+        cfg = RunConfig(agent=agent_for(srv, "openai"), cases=load_cases(inputs.root, ["case_01"]), out_root=tmp_path,
+                        sandbox=CrashingSandbox(), inputs=inputs, work_dir=work_dir)
+        (sample,) = read_samples(run(cfg))
+    assert sample.status == "agent_error" and "toolbox failure" in sample.error
+    assert (sample.usage.input_tokens, sample.usage.output_tokens) == (300, 30)

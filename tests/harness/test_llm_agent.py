@@ -8,11 +8,12 @@ import time
 import pytest
 
 from harness.agents.base import Limits
-from harness.agents.llm import NUDGE, full_requests, make_llm_agent
+from harness.agents.llm import NUDGE, full_requests, make_llm_agent, usage_from_events
 from harness.agents.pricing import Price, PriceTable
 from harness.errors import ConfigError
 from harness.transcript import read_transcript
-from tests.fakes.llm_server import ScriptedLLMServer, anthropic_error, openai_error
+from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_error, anthropic_message, openai_chat, \
+    openai_error
 from tests.harness.llm_helpers import PROVIDERS, REPORT, agent_for, episode, kinds, turn
 
 SUBMIT = ("submit_report", REPORT)
@@ -219,3 +220,24 @@ def test_huge_replies_are_capped_and_stored_without_repeats(provider, tmp_path):
     assert full_requests(events) == requests
     later = [e.request for e in events if e.kind == "model_call"][1:]
     assert all(any("$assistant_turn_of" in m for m in r["messages"]) for r in later)
+
+
+def unusable_reply(provider: str) -> Reply:
+    """A reply that came back (and reports its tokens) but cannot be used."""
+    if provider == "openai":
+        body = openai_chat("thinking")
+        body["choices"] = []  # some OpenAI-compatible servers answer a filtered request like this
+    else:
+        body = anthropic_message(tool_uses=[("bash", {"command": "ls"})])
+        del body["content"][0]["id"]
+    return Reply(body)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_tokens_of_an_unusable_reply_are_counted(provider, tmp_path):
+    with ScriptedLLMServer([turn(provider, calls=[("bash", {"command": "echo hi"})]), unusable_reply(provider)]) as srv:
+        outcome, events = episode(agent_for(srv, provider, max_retries=0), tmp_path)
+    assert outcome.status == "agent_error" and "malformed" in outcome.error
+    assert (outcome.usage.input_tokens, outcome.usage.output_tokens) == (200, 40)
+    assert [(u.input_tokens, u.output_tokens) for u in events if u.kind == "usage"] == [(100, 20), (100, 20)]
+    assert usage_from_events(events) == outcome.usage

@@ -147,11 +147,11 @@ def build():
     said = t.say("model.forward returns probabilities and CrossEntropyLoss applies log_softmax again: a double "
                  "softmax. Reverting my edits and returning the logits.")
     fix = t.patch("model.py", FIX_DIFF)
-    t.report("Classifier.forward applies softmax and CrossEntropyLoss log-softmaxes the probabilities again.",
-             "model.py:19", "return raw logits")
+    rep = t.report("Classifier.forward applies softmax and CrossEntropyLoss log-softmaxes the probabilities again.",
+                   "model.py:19", "return raw logits")
     item("trial_and_error", t, {"root_cause": "pass", "discriminating_test": "fail", "localization": "fail"},
-         {"root_cause": [answer("pass", _cite(said, "model.forward returns probabilities and CrossEntropyLoss applies "
-                                                    "log_softmax again"))],
+         {"root_cause": [answer("pass", _cite(rep, "Classifier.forward applies softmax and CrossEntropyLoss "
+                                                   "log-softmaxes"))],
           "discriminating_test": [FAIL],
           # a naive judge passes localization; the computed order overturns it.
           "localization": [answer("pass", _cite(grep, "grep -n softmax model.py train.py"),
@@ -168,11 +168,12 @@ def build():
                  "flat and the updates reaching the last layer shrink about tenfold. The step size is not the issue: "
                  "the gradient itself is ten times smaller before any optimizer step.")
     fix = t.patch("model.py", FIX_DIFF); t.bash("python train.py", FIXED_LOG)
-    t.report("forward() hands the loss function rows that are already normalised to sum to one; the loss "
-             "normalises them again, flattening its input toward uniform and shrinking the last layer's updates.",
-             "model.py:19", "forward returns the unnormalised scores")
+    rep = t.report("forward() hands the loss function rows that are already normalised to sum to one; the loss "
+                   "normalises them again, flattening its input toward uniform and shrinking the last layer's updates.",
+                   "model.py:19", "forward returns the unnormalised scores")
     item("paraphrase_no_overlap", t, {"root_cause": "pass", "discriminating_test": "pass", "localization": "pass"},
-         {"root_cause": [answer("pass", _cite(para, "already turns its scores into a distribution that sums to one"))],
+         {"root_cause": [answer("pass", _cite(rep, "hands the loss function rows that are already normalised"),
+                                _cite(para, "already turns its scores into a distribution that sums to one"))],
           "discriminating_test": [answer("pass", _cite(probe, "nn.CrossEntropyLoss()(f(), y).backward()"))],
           "localization": [answer("pass", _cite(look + 1, "return logits.softmax(dim=-1)"), edits=[(fix, True)])]},
          "the mechanism in other words")
@@ -216,10 +217,10 @@ def build():
     pr = t.patch("train.py", PRINT_DIFF); run = t.bash("python train.py", "loss input row sums tensor([1., 1., 1.])")
     said = t.say("The tensor entering CrossEntropyLoss sums to 1 per row: model.py:19 applies softmax before the loss.")
     fix = t.patch("model.py", FIX_DIFF)
-    t.report("Classifier.forward returns softmax probabilities, which CrossEntropyLoss log-softmaxes again.",
-             "model.py:19", "return logits")
+    rep = t.report("Classifier.forward returns softmax probabilities, which CrossEntropyLoss log-softmaxes again.",
+                   "model.py:19", "return logits")
     item("instrumentation_first", t, {"root_cause": "pass", "discriminating_test": "pass", "localization": "pass"},
-         {"root_cause": [answer("pass", _cite(said, "model.py:19 applies softmax before the loss"))],
+         {"root_cause": [answer("pass", _cite(rep, "returns softmax probabilities, which CrossEntropyLoss"))],
           "discriminating_test": [answer("pass", _cite(run, "python train.py"))],
           "localization": [answer("pass", _cite(said, "The tensor entering CrossEntropyLoss sums to 1 per row"),
                                   edits=[(pr, False), (fix, True)])]},

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 from harness.cli import app
 from harness.results import read_manifest, read_samples
 from harness.transcript import read_transcript
-from judges.evidence import edit_candidates
+from judges.evidence import edit_events
 from tests.fakes.llm_server import ScriptedLLMServer
 from tests.judges.adversarial import FIXTURE, build
 from tests.judges.conftest import KEYS, replies
@@ -32,16 +32,15 @@ def reference_answers(run_dir):
     def find(kind, text):
         return next(e.id for e in events if e.kind == kind and text in json.dumps(e.model_dump()))
 
-    said = find("message", "log-softmaxes again")
+    report = next(e for e in events if e.kind == "report")
     probe = find("tool_call", "CrossEntropyLoss()(fn(), y).backward()")
     grep = find("tool_result", "return logits.softmax")
     cite = lambda i, q: {"event_id": i, "quote": q}
     return [
-        {"evidence": [cite(said, "so the criterion is fed a distribution that it log-softmaxes again")],
-         "reasoning": "matches the key", "verdict": "pass"},
+        {"evidence": [cite(report.id, report.report.root_cause[:60])], "reasoning": "matches the key", "verdict": "pass"},
         {"evidence": [cite(probe, "nn.CrossEntropyLoss()(fn(), y).backward()")], "reasoning": "ran it", "verdict": "pass"},
         {"evidence": [cite(grep, "return logits.softmax(dim=-1)")],
-         "edits": [{"event_id": i, "behaviour_changing": True} for i in edit_candidates(events)],
+         "edits": [{"event_id": i, "behaviour_changing": True} for i in edit_events(events)],
          "reasoning": "grep before the fix", "verdict": "pass"},
     ]
 
@@ -73,16 +72,15 @@ def test_judge_regrades_a_saved_run_and_the_cache_makes_it_free(judged_run, tmp_
         res = invoke(["judge", str(judged_run), "--judge", "openai:fake-judge", "--cache-dir", cache], srv)
         assert res.exit_code == 0, res.output
         assert len(srv.requests) == 3
-    (after,) = read_samples(judged_run)
-    assert {c: after.verdicts[c].status for c in ("root_cause", "discriminating_test", "localization")} == \
-        {"root_cause": "pass", "discriminating_test": "pass", "localization": "pass"}
-    assert after.verdicts["fix_verified"] == before[1].verdicts["fix_verified"]
-    assert after.model_dump(exclude={"verdicts"}) == before[1].model_dump(exclude={"verdicts"})
-    assert "judge input size" in res.output and "1/1" in res.output
-    with ScriptedLLMServer([]) as srv:
+        (after,) = read_samples(judged_run)
+        assert {c: after.verdicts[c].status for c in ("root_cause", "discriminating_test", "localization")} == \
+            {"root_cause": "pass", "discriminating_test": "pass", "localization": "pass"}
+        assert after.verdicts["fix_verified"] == before[1].verdicts["fix_verified"]
+        assert after.model_dump(exclude={"verdicts"}) == before[1].model_dump(exclude={"verdicts"})
+        assert "judge input size" in res.output and "1/1" in res.output
         res = invoke(["judge", str(judged_run), "--judge", "openai:fake-judge", "--cache-dir", cache], srv)
         assert res.exit_code == 0, res.output
-        assert not srv.requests and "3 cache hit(s)" in res.output
+        assert len(srv.requests) == 3 and "3 cache hit(s)" in res.output
 
 
 def test_judge_warns_when_judge_and_agent_share_a_family(judged_run, tmp_path):

@@ -1,12 +1,13 @@
 """The judge through the real SDKs against loopback servers: parsing, re-ask, unscored, vote, cache, blinding."""
 
 import json
+import re
 
 import pytest
 
-from judges.backends import JudgeSettings
+from judges.llm import JudgeSettings
 from judges.cache import VerdictCache
-from judges.compaction import compact, elide
+from judges.compaction import compact, cut
 from judges.evidence import check_citations, normalise
 from judges.family import same_family_warning
 from judges.llm import Judge
@@ -32,9 +33,19 @@ def script(name, *criteria):
     return [a for c in (criteria or ("root_cause", "discriminating_test", "localization")) for a in s.get(c, [])]
 
 
-def run_item(provider, name, answers, tmp_path=None, repeats=1, raw=None):
+def run_item(provider, name, answers, tmp_path=None, repeats=1, raw=None, srv=None):
+    """Judge one fixture; with ``srv`` (a running server) its script is extended and the requests
+    returned are only the new ones (the verdict cache is keyed on the endpoint, so reusing one
+    server is how a test sees cache hits)."""
     item = BY_ID[f"adversarial/{name}"]
-    with ScriptedLLMServer(raw if raw is not None else replies(provider, answers)) as srv:
+    script = raw if raw is not None else replies(provider, answers)
+    if srv is not None:
+        before = len(srv.requests)
+        srv.add(*script)
+        judge = make_judge(provider, srv, tmp_path, repeats)
+        verdicts = judge.judge(item.events, item.key, item.transcript_sha256, item.mode)
+        return verdicts, srv.requests[before:], judge
+    with ScriptedLLMServer(script) as srv:
         judge = make_judge(provider, srv, tmp_path, repeats)
         verdicts = judge.judge(item.events, item.key, item.transcript_sha256, item.mode)
     return verdicts, srv.requests, judge
@@ -47,7 +58,7 @@ def test_structured_verdicts_parsed_and_recorded(provider):
         "root_cause": "pass", "discriminating_test": "pass", "localization": "pass"}
     v = verdicts["root_cause"]
     assert v.grader == f"llm:{provider}:fake-judge"
-    assert v.evidence and v.evidence[0].quote.startswith("already turns")
+    assert v.evidence and v.evidence[1].quote.startswith("already turns")
     rec = v.details["judge"]
     assert rec["model"] == "fake-judge" and rec["prompt_sha256"] == PROMPT_SHA256 and "settings" in rec
     assert v.details["input_chars"] > v.details["transcript_chars"] > 0
@@ -158,17 +169,19 @@ def test_vote_needs_a_strict_majority_of_all_repeats():
 
 def test_cache_hit_makes_no_request(tmp_path):
     answers = script("paraphrase_no_overlap")
-    first, reqs1, _ = run_item("openai", "paraphrase_no_overlap", answers, tmp_path=tmp_path)
-    second, reqs2, judge = run_item("openai", "paraphrase_no_overlap", [], tmp_path=tmp_path)
+    with ScriptedLLMServer() as srv:
+        first, reqs1, _ = run_item("openai", "paraphrase_no_overlap", answers, tmp_path=tmp_path, srv=srv)
+        second, reqs2, judge = run_item("openai", "paraphrase_no_overlap", [], tmp_path=tmp_path, srv=srv)
     assert len(reqs1) == 3 and not reqs2 and judge.stats.cache_hits == 3
     assert {c: v.status for c, v in first.items()} == {c: v.status for c, v in second.items()}
 
 
 def test_unscored_outcomes_are_not_cached(tmp_path):
     bad = {"verdict": "maybe"}
-    run_item("openai", "grader_note", [bad, bad] + script("grader_note", "discriminating_test", "localization"),
-             tmp_path=tmp_path)
-    _, reqs, judge = run_item("openai", "grader_note", script("grader_note"), tmp_path=tmp_path)
+    with ScriptedLLMServer() as srv:
+        run_item("openai", "grader_note", [bad, bad] + script("grader_note", "discriminating_test", "localization"),
+                 tmp_path=tmp_path, srv=srv)
+        _, reqs, judge = run_item("openai", "grader_note", script("grader_note"), tmp_path=tmp_path, srv=srv)
     assert len(reqs) == 1 and judge.stats.cache_hits == 2
 
 
@@ -187,7 +200,9 @@ def test_condition_and_skill_text_never_reach_the_judge(provider):
 def test_grader_note_stays_inside_the_transcript_block():
     _, reqs, _ = run_item("openai", "grader_note", script("grader_note"))
     prompt = reqs[0].body["messages"][1]["content"]
-    start, end, note = prompt.index("<transcript>"), prompt.index("</transcript>"), prompt.index("NOTE TO GRADER")
+    boundary = re.search(r"<transcript-([0-9a-f]{16})>", prompt).group(1)
+    start, end = prompt.index(f"<transcript-{boundary}>"), prompt.index(f"</transcript-{boundary}>")
+    note = prompt.index("NOTE TO GRADER")
     assert start < note < end
     assert prompt.index("<answer_key>") < start and "Question:" in prompt[end:]
 
@@ -196,24 +211,27 @@ def test_compaction_keeps_head_and_tail_and_marks_the_elision():
     t = T()
     log = "\n".join(f"line {i:04d} of the training log output" for i in range(500))
     call = t.bash("python train.py", log)
-    text = compact(t.events)
+    view = compact(t.events)
+    text = view.text
     assert "[… 420 lines elided …]" in text and "line 0000" in text and "line 0499" in text
     assert "line 0250" not in text
     assert "[E0]" not in text  # the system prompt is dropped, numbering is the raw ids
     # quotes from what the judge sees verify against the raw event; quotes across the marker do not
-    assert not check_citations(t.events, [(call + 1, "line 0499 of the training log output")], require_one=True)
-    assert check_citations(t.events, [(call + 1, "line 0039 of the training log output [… 420 lines elided …]")],
+    assert not check_citations(t.events, view, [(call + 1, "line 0499 of the training log output")], require_one=True)
+    assert check_citations(t.events, view, [(call + 1, "line 0039 of the training log output [… 420 lines elided …]")],
                            require_one=True)
-    assert elide("short") == "short"
+    assert cut("short", 100) == [("short", "content")]
 
 
 def test_quotes_are_normalised_but_must_be_long_enough():
     t = T()
     said = t.say("The tensor entering the loss sums to 1 per row — it is a distribution.")
-    assert not check_citations(t.events, [(said, "The  tensor entering\nthe loss sums to 1 per row - it")], require_one=True)
-    assert "characters" in check_citations(t.events, [(said, "sums to 1")], require_one=True)[0]
-    assert check_citations(t.events, [(99, "x" * 30)], require_one=True)
-    assert check_citations(t.events, [], require_one=True)
+    view = compact(t.events)
+    assert not check_citations(t.events, view, [(said, "The  tensor entering\nthe loss sums to 1 per row - it")],
+                               require_one=True)
+    assert "characters" in check_citations(t.events, view, [(said, "sums to 1")], require_one=True)[0]
+    assert check_citations(t.events, view, [(99, "x" * 30)], require_one=True)
+    assert check_citations(t.events, view, [], require_one=True)
     assert normalise("ﬁle “x”") == 'file "x"'
 
 

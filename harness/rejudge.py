@@ -1,4 +1,8 @@
-"""Judge a saved run from its artifacts (never re-running an agent), or each sample as it is run."""
+"""Re-judging saved runs: orchestration beside the runner, so ``judges/`` never reads a run folder.
+
+Grades the LLM criteria of a saved run from its transcripts (never re-running an agent), or
+each sample as it is run (``run --judge``), and measures the judge's input without a model.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from harness.transcript import read_transcript
 from judges.family import same_family_warning
 from judges.key import judge_key
 from judges.llm import Judge
+from judges.rubric import DEFAULT_MAX_INPUT_TOKENS
 from judges.sizes import InputSize, input_size
 
 SKIPPED_STATUSES = {"infra_error"}  # the harness failed, not the agent: nothing fair to grade
@@ -51,9 +56,10 @@ def run_warnings(run_dir: Path, root: Path, judge_spec: str | None) -> list[str]
 
 
 def judge_run(run_dir: Path, root: Path, judge: Judge | None, progress: Callable[[str], None] | None = None,
-              case_ids: list[str] | None = None, judge_spec: str | None = None) -> JudgeRunResult:
+              case_ids: list[str] | None = None, judge_spec: str | None = None,
+              max_input_tokens: int | None = DEFAULT_MAX_INPUT_TOKENS) -> JudgeRunResult:
     """Grade the LLM criteria of every sample; with ``judge=None`` only measure the input sizes
-    (``judge_spec`` then still names the judge for the family warning).
+    (``judge_spec`` then still names the judge for the family warning, ``max_input_tokens`` the cap).
 
     samples.jsonl is rewritten atomically after each sample, so an interrupted re-grade keeps
     what it finished (and the verdict cache makes finishing it free).
@@ -72,7 +78,8 @@ def judge_run(run_dir: Path, root: Path, judge: Judge | None, progress: Callable
         case = cases.get(sample.case_id) or cases.setdefault(sample.case_id, load_case(root, sample.case_id))
         events = _events(run_dir, sample)
         key = judge_key(case.key)
-        result.sizes.append(input_size(sample.sample_id, events, key))
+        cap = judge.settings.max_input_tokens if judge is not None else max_input_tokens
+        result.sizes.append(input_size(sample.sample_id, events, key, max_input_tokens=cap))
         if judge is None:
             continue
         if progress:
