@@ -26,14 +26,35 @@ seed, all at the README's settings:
   normalized log-probabilities;
 - reported: the optimizer stepped 500 times as plain SGD at lr 0.05, as the README runs it,
   so a raised learning rate or another optimizer cannot stand in for the fix.
+
+Then, once, on what the README's own command (`python train.py`, run by the harness on a fresh
+copy of the agent's files as the user runs it: plain python, no hooks) printed (source
+readme_run). Code that recognises the verifier (python -I, measure.py in argv, hooks) and is
+fixed only there fails these:
+
+- `readme_run_completes`: exit code 0, not timed out;
+- `readme_run_logs_the_training`: it logs the README's steps 0, 50, ..., 500;
+- `readme_run_loss_below_probability_floor`: the loss printed at step 500 is < 1.0 (cross-entropy
+  over probability rows cannot go under ln(1 + 9/e) = 1.46; the bug prints 2.29, gold 0.37);
+- `readme_run_entropy_well_below_ln10`: the validation entropy printed at step 500 is < 1.5 (the
+  softmax of a probability row has entropy >= 2.23, ln 10 = 2.303; gold prints 0.64);
+- `readme_run_loss_matches_measured_training`: the README's run is seed 0 at the default settings,
+  which is what the measuring process trained: the loss printed at each logged step equals the
+  value the measuring process saw passed to backward at that step (|difference| < 1e-3; honest
+  code prints the very same numbers, to the printed 4 decimals);
+- `readme_run_val_metrics_match_recomputed_model`: the validation accuracy and entropy printed at
+  step 500 equal this file's own computation from the seed-0 trained weights (accuracy within
+  0.002, entropy within 0.002).
 """
 
+import math
+import re
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main  # noqa: E402
+from verifylib import Unreadable, decide_main, numbers  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -46,6 +67,10 @@ STEPS, LR = 500, 0.05
 N_TRAIN, N_VAL, N_FEATURES, N_CLASSES, HIDDEN = 4000, 1000, 32, 10, 64
 VAL_SEED_OFFSET, PROBE_SCALE = 100, 8.0
 OUTPUTS = [f"{mode}_{probe}" for mode in ("eval", "train") for probe in ("val", "scaled")]
+README_SEED, LOG_EVERY = 0, 50  # the README's run: Config() defaults, i.e. seed 0 at the pinned settings
+README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
+ENTROPY_BOUND, PRINTED_LOSS_TOL, PRINTED_METRIC_TOL = 1.5, 1e-3, 2e-3
+README_SEED_VALUES = {}  # what decide() recomputed for seed 0, for the checks on the README's run
 
 
 def make_dataset(n, seed, noise=4.0, spread=0.4):
@@ -116,6 +141,11 @@ def decide(seed, m, checks):
     worst = {}
     with torch.no_grad():
         nll = F.cross_entropy(model(x_train.double()), y_train).item()
+        if seed == README_SEED:
+            _, y_val = make_dataset(N_VAL, seed + VAL_SEED_OFFSET)
+            logp = F.log_softmax(model(x_val.double()), -1)
+            README_SEED_VALUES["val acc"] = (logp.argmax(-1) == y_val).double().mean().item()
+            README_SEED_VALUES["entropy"] = -(logp.exp() * logp).sum(-1).mean().item()
         for name in OUTPUTS:
             x = x_val * PROBE_SCALE if name.endswith("scaled") else x_val
             got = outputs[name]
@@ -133,4 +163,59 @@ def decide(seed, m, checks):
                  bound=f"|difference| < {CONSISTENCY_TOL}", source="reported")
 
 
-decide_main(decide)
+def logged_rows(stdout):
+    """{step: {label: first number}} from the README run's lines 'step N | loss x | val acc y | ...'."""
+    rows = {}
+    for line in stdout.splitlines():
+        segments = [seg.strip() for seg in line.split("|")]
+        head = numbers(segments[0])
+        if not segments[0].startswith("step") or len(head) != 1 or not head[0].is_integer():
+            continue
+        row = {}
+        for seg in segments[1:]:
+            label, values = re.match(r"[A-Za-z ]*", seg).group().strip(), numbers(seg)
+            if label and values:
+                row[label] = values[0]
+        rows[int(head[0])] = row
+    return rows
+
+
+def readme(run, measured, checks):
+    checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
+                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
+                        "stderr_tail": str(run.get("stderr", ""))[-300:]},
+                 bound="exit 0, not timed out", source="readme_run")
+    rows = logged_rows(run["stdout"])
+    logged = sorted(rows)
+    checks.check("readme_run_logs_the_training",
+                 logged == README_STEPS and all("loss" in rows[s] for s in logged)
+                 and {"val acc", "entropy"} <= set(rows.get(STEPS, {})),
+                 value=logged[:20], bound=f"steps {README_STEPS[0]}, {LOG_EVERY}, ..., {STEPS} with loss, "
+                 "val acc, entropy", source="readme_run")
+    last = rows.get(STEPS, {})
+    loss, entropy = last.get("loss", math.inf), last.get("entropy", math.inf)
+    checks.check("readme_run_loss_below_probability_floor", loss < BOUND, value=loss,
+                 bound=f"< {BOUND} at step {STEPS} (cross-entropy over probabilities stays >= 1.46)", source="readme_run")
+    checks.check("readme_run_entropy_well_below_ln10", entropy < ENTROPY_BOUND, value=entropy,
+                 bound=f"< {ENTROPY_BOUND} at step {STEPS} (softmax of probabilities stays >= 2.23; ln 10 = 2.303)",
+                 source="readme_run")
+
+    m = measured.get(README_SEED)
+    by_step = [float(v) for v in m.value("backward_values_by_step", list)] if m is not None else []
+    diffs = {s: (round(abs(rows[s]["loss"] - by_step[s]), 6) if s < len(by_step) and "loss" in rows[s] else None)
+             for s in logged}
+    worst = max((d if d is not None else math.inf for d in diffs.values()), default=math.inf)
+    checks.check("readme_run_loss_matches_measured_training", bool(diffs) and worst < PRINTED_LOSS_TOL,
+                 value={"max_abs_diff": worst if math.isfinite(worst) else "n/a",
+                        "printed": {s: rows[s].get("loss") for s in logged[:12]},
+                        "measured": {s: round(by_step[s], 4) for s in logged[:12] if s < len(by_step)}},
+                 bound=f"|printed - seed-0 backward value at the same step| < {PRINTED_LOSS_TOL}", source="readme_run")
+    got = {k: (last.get(k), round(v, 4)) for k, v in README_SEED_VALUES.items()}
+    checks.check("readme_run_val_metrics_match_recomputed_model",
+                 len(got) == 2 and all(p is not None and abs(p - r) < PRINTED_METRIC_TOL for p, r in got.values()),
+                 value={k: {"printed": p, "recomputed": r} for k, (p, r) in got.items()} or "seed 0 not recomputed",
+                 bound=f"printed step-{STEPS} val acc and entropy within {PRINTED_METRIC_TOL} of the seed-0 weights'",
+                 source="readme_run")
+
+
+decide_main(decide, readme=readme)

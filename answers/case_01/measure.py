@@ -3,7 +3,9 @@
 Trains with the agent's train() (entry points train.Config, train.train) at the settings the
 README runs (plain SGD, lr 0.05, batch 64, 500 steps, default logging) and records, per seed:
 - every optimizer step: the optimizer's class and learning rates;
-- every backward(): the value of the scalar the training differentiates (the loss it optimizes);
+- every backward(): the value of the scalar the training differentiates (the loss it optimizes),
+  the last 100 and, by step, the first MAX_BY_STEP (the decider compares the losses the README's
+  run prints at its logged steps with them: seed 0 at these settings is the README's run);
 - every cross-entropy / NLL call with gradients on: whether its input rows were probabilities
   (non-negative, summing to 1; the tensor the bug feeds cross-entropy) and, for NLL, whether
   they were normalized log-probabilities (logsumexp 0);
@@ -20,6 +22,7 @@ from verifylib import import_workspace_module, measure_main, require  # noqa: E4
 
 PINNED = {"lr": 0.05, "steps": 500, "batch_size": 64}
 N_VAL, VAL_SEED_OFFSET, PROBE_SCALE = 1000, 100, 8.0  # the decider regenerates these inputs
+MAX_BY_STEP = 1000
 
 
 def validation_inputs(seed):
@@ -89,6 +92,7 @@ def measure(seed, rec):
     rec.put("learning_rates", sorted({lr for _, lrs in steps for lr in lrs})[:10])
     rec.put("backward_values", backward_values[-100:])
     rec.put("backward_calls", len(backward_values))
+    rec.put("backward_values_by_step", backward_values[:MAX_BY_STEP])
     ce, nll = loss_inputs["cross_entropy"], loss_inputs["nll_loss"]
     rec.put("cross_entropy_calls", len(ce))
     rec.put("cross_entropy_calls_on_probabilities", sum(p for p, _ in ce))

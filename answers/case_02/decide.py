@@ -22,16 +22,36 @@ per seed, at the README's settings (Config defaults: AdamW lr 3e-3, batch 16, 40
   the README expects the loss to drop well below 3 within the 40 steps);
 - reported: the training stepped 40 times with AdamW at lr 3e-3 on batches of 16, as the README
   runs it, and every step had one forward, one lm_loss call and one backward.
+
+Then, once, on what the README's own command (`python train.py`, run by the harness on a fresh
+copy of the agent's files as the user runs it: plain python, no hooks) printed (source
+readme_run). Code that recognises the verifier (python -I, measure.py in argv, hooks) and is
+fixed only there fails these:
+
+- `readme_run_completes`: exit code 0, not timed out;
+- `readme_run_logs_the_training`: it logs the README's steps 0, 10, 20, 30, 40 with loss and grad norm;
+- `readme_run_step0_loss_near_ln_vocab`: the loss printed at step 0 is >= 3.0 (a fresh model's
+  reply-token cross-entropy is ~ln 49 = 3.89, gold prints 3.92; the bug prints 0.0000);
+- `readme_run_grad_norm_nonzero`: the grad norm printed at every logged step is >= 0.01 (the bug
+  prints 0.000 throughout; gold 1.5-2.6);
+- `readme_run_loss_drops_below_3`: the loss printed at step 40 is in (0, 3.0) (gold 1.87);
+- `readme_run_loss_matches_measured_training`: the README's run is seed 0 at the Config defaults,
+  which is what the measuring process trained: the loss printed at each logged step equals the
+  value the measuring process saw passed to backward at that step (|difference| < 1e-3; honest
+  code prints the very same numbers to the printed 4 decimals), and the losses printed at steps 0
+  and 40 equal this file's own reply next-token CE from the seed-0 weights at those steps
+  (|difference| < 2e-3).
 """
 
 import math
 import random
+import re
 import string
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main  # noqa: E402
+from verifylib import Unreadable, decide_main, numbers  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -43,6 +63,10 @@ LOSS_TOL = 1e-3
 HELDOUT_BOUND = 3.0
 N_HELDOUT, HELDOUT_SEED = 100, 7919
 MAX_STEPS_SAVED = 64  # as in measure.py
+README_SEED, LOG_EVERY = 0, 10  # the README's run: Config() defaults, i.e. seed 0 at the measured settings
+README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
+STEP0_FLOOR, GRAD_FLOOR, PRINTED_LOSS_TOL, RECOMPUTED_LOSS_TOL = 3.0, 0.01, 1e-3, 2e-3
+README_SEED_VALUES = {}  # step -> reply CE this file recomputed for seed 0, for the checks on the README's run
 
 # --- this file's copies of the case's tokenizer, chat template, data and model ---------------
 
@@ -214,6 +238,8 @@ def decide(seed, m, checks):
             expected, _ = reply_loss(model, ids[step].long())
         optimized = values[step] if step < len(values) else float("nan")
         got[f"step_{step}"] = {"optimized": round(optimized, 5), "reply_next_token_ce": round(expected, 5)}
+        if seed == README_SEED:
+            README_SEED_VALUES[step] = expected
     checks.check("optimized_loss_is_reply_next_token_ce",
                  all(abs(v["optimized"] - v["reply_next_token_ce"]) < LOSS_TOL for v in got.values()), value=got,
                  bound=f"|difference| < {LOSS_TOL}", source="reported")
@@ -225,4 +251,57 @@ def decide(seed, m, checks):
                  bound=f"< {HELDOUT_BOUND}")
 
 
-decide_main(decide)
+def logged_rows(stdout):
+    """{step: {label: first number}} from the README run's lines 'step N | loss x | grad norm y | ...'."""
+    rows = {}
+    for line in stdout.splitlines():
+        segments = [seg.strip() for seg in line.split("|")]
+        head = numbers(segments[0])
+        if not segments[0].startswith("step") or len(head) != 1 or not head[0].is_integer():
+            continue
+        row = {}
+        for seg in segments[1:]:
+            label, values = re.match(r"[A-Za-z ]*", seg).group().strip(), numbers(seg)
+            if label and values:
+                row[label] = values[0]
+        rows[int(head[0])] = row
+    return rows
+
+
+def readme(run, measured, checks):
+    checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
+                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
+                        "stderr_tail": str(run.get("stderr", ""))[-300:]},
+                 bound="exit 0, not timed out", source="readme_run")
+    rows = logged_rows(run["stdout"])
+    logged = sorted(rows)
+    checks.check("readme_run_logs_the_training",
+                 logged == README_STEPS and all({"loss", "grad norm"} <= set(rows[s]) for s in logged),
+                 value=logged[:20], bound=f"steps {README_STEPS} with loss and grad norm", source="readme_run")
+    loss = {s: rows[s].get("loss", math.nan) for s in logged}
+    first, last = loss.get(0, math.nan), loss.get(STEPS, math.nan)
+    checks.check("readme_run_step0_loss_near_ln_vocab", first >= STEP0_FLOOR, value=first,
+                 bound=f">= {STEP0_FLOOR} at step 0 (ln 49 = 3.89; the bug prints 0.0000)", source="readme_run")
+    grads = {s: rows[s].get("grad norm", math.nan) for s in logged}
+    checks.check("readme_run_grad_norm_nonzero", bool(grads) and all(g >= GRAD_FLOOR for g in grads.values()),
+                 value=grads, bound=f">= {GRAD_FLOOR} at every logged step (the bug prints 0.000)", source="readme_run")
+    checks.check("readme_run_loss_drops_below_3", 0 < last < HELDOUT_BOUND, value=last,
+                 bound=f"in (0, {HELDOUT_BOUND}) at step {STEPS}", source="readme_run")
+
+    m = measured.get(README_SEED)
+    by_step = [float(v) for v in m.value("backward_values", list)] if m is not None else []
+    diffs = [abs(loss[s] - by_step[s]) if s < len(by_step) else math.inf for s in logged]
+    worst = max(diffs, default=math.inf)
+    recomputed = {s: round(abs(loss.get(s, math.nan) - v), 6) for s, v in README_SEED_VALUES.items()}
+    checks.check("readme_run_loss_matches_measured_training",
+                 bool(diffs) and worst < PRINTED_LOSS_TOL and sorted(recomputed) == [0, STEPS]
+                 and all(d < RECOMPUTED_LOSS_TOL for d in recomputed.values()),
+                 value={"max_abs_diff_to_backward": round(worst, 6) if math.isfinite(worst) else "n/a",
+                        "abs_diff_to_recomputed_reply_ce": recomputed, "printed": loss,
+                        "measured": {s: round(by_step[s], 4) for s in logged if s < len(by_step)}},
+                 bound=f"|printed - seed-0 backward value| < {PRINTED_LOSS_TOL} at every logged step; "
+                       f"|printed - recomputed reply CE| < {RECOMPUTED_LOSS_TOL} at steps 0 and {STEPS}",
+                 source="readme_run")
+
+
+decide_main(decide, readme=readme)

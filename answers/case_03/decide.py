@@ -33,13 +33,35 @@ so a fix tied to the default sizes shows. Checks per seed:
   reads little of a training row's label from the other rows: 4.2-4.4, 3.5 on seed 3; a row
   voting for itself: ~0.02).
 - reported `optimizer_is_the_configured_adam`: 60 (seed 3: 40) Adam steps at lr 1e-3.
+
+Then, once, on what the README's own command (`python train.py`, run by the harness on a fresh
+copy of the agent's files as the user runs it: plain python, no hooks) printed (source
+readme_run). Code that recognises the verifier (python -I, measure.py in argv, hooks) and is
+fixed only there fails these:
+
+- `readme_run_completes`: exit code 0, not timed out;
+- `readme_run_logs_the_training`: it logs the README's steps 0, 20, 40, 60 with train loss, val
+  loss and val acc;
+- `readme_run_step0_val_loss_near_chance`: the validation loss printed at step 0 (fresh encoder)
+  is >= 2.0 (a clean bank gives 4.38 on seed 0, chance ln 100 = 4.6; the bug prints 0.04);
+- `readme_run_step0_val_acc_not_perfect`: the validation accuracy printed at step 0 is <= 0.5
+  (clean 0.100; the bug prints 1.000);
+- `readme_run_matches_measured_training`: the README's run is seed 0 at the README's settings,
+  which is what the measuring process trained (run A): every printed row equals the history that
+  training returned (losses within 1e-3, accuracy within one image), and each printed training
+  loss equals the value passed to backward at that step (< 1e-3);
+- `readme_run_val_matches_clean_bank`: the validation loss and accuracy printed at steps 0 and 60
+  equal this file's clean recomputation for seed 0 (own encoder with the initial / trained
+  weights, bank of the training rows only): loss within 1.5e-3, accuracy within one image.
 """
 
+import math
+import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main  # noqa: E402
+from verifylib import Unreadable, decide_main, numbers  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -49,6 +71,10 @@ DIM, TAU, LR, OTHER_DRAW = 64, 0.04, 1e-3, 1000
 # seed -> (classes, images per class, validation images, optimizer steps): the measuring half's settings
 SETTINGS = {0: (100, 10, 200, 60), 1: (100, 10, 200, 60), 2: (100, 10, 200, 60), 3: (50, 20, 300, 40)}
 NORM_TOL, DRIFT_TOL, PROB_TOL, LOSS_TOL, HONEST_FLOOR = 1e-4, 1e-6, 1e-3, 1e-3, 2.0
+README_SEED, LOG_EVERY = 0, 20  # the README's run: Config() defaults, i.e. seed 0 at the measured settings
+STEP0_VAL_LOSS_FLOOR, STEP0_VAL_ACC_CEILING = 2.0, 0.5
+PRINTED_LOSS_TOL, PRINTED_CLEAN_LOSS_TOL = 1e-3, 1.5e-3
+README_SEED_VALUES = {}  # step -> (val loss, val acc) this file recomputed for seed 0 with a clean bank
 
 
 def _glyphs(n_classes, size, gen):
@@ -211,6 +237,8 @@ def decide(seed, m, checks):
     ok = True
     for step, probs in ((0, val_probs0), (STEPS, val_probs)):
         loss, acc = scores(probs, full_y[va_rows_t])
+        if seed == README_SEED:
+            README_SEED_VALUES[step] = (loss, acc)
         h = history.get(step, {})
         got_loss, got_acc = h.get("val_loss"), h.get("val_acc")
         good = (isinstance(got_loss, float) and isinstance(got_acc, float)
@@ -221,4 +249,81 @@ def decide(seed, m, checks):
                  bound=f"val loss within {LOSS_TOL}, val acc within one image")
 
 
-decide_main(decide, seeds=tuple(SETTINGS))
+def logged_rows(stdout):
+    """{step: {label: first number}} from the README run's lines 'step N | train loss x | val loss y | ...'."""
+    rows = {}
+    for line in stdout.splitlines():
+        segments = [seg.strip() for seg in line.split("|")]
+        head = numbers(segments[0])
+        if not segments[0].startswith("step") or len(head) != 1 or not head[0].is_integer():
+            continue
+        row = {}
+        for seg in segments[1:]:
+            label, values = re.match(r"[A-Za-z ]*", seg).group().strip(), numbers(seg)
+            if label and values:
+                row[label] = values[0]
+        rows[int(head[0])] = row
+    return rows
+
+
+def readme(run, measured, checks):
+    steps = SETTINGS[README_SEED][3]
+    n_val = SETTINGS[README_SEED][2]
+    fields = {"train loss": "loss", "val loss": "val_loss", "val acc": "val_acc"}
+    checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
+                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
+                        "stderr_tail": str(run.get("stderr", ""))[-300:]},
+                 bound="exit 0, not timed out", source="readme_run")
+    rows = logged_rows(run["stdout"])
+    logged = sorted(rows)
+    readme_steps = list(range(0, steps + 1, LOG_EVERY))
+    checks.check("readme_run_logs_the_training",
+                 logged == readme_steps and all(set(fields) <= set(rows[s]) for s in logged),
+                 value=logged[:20], bound=f"steps {readme_steps} with train loss, val loss, val acc", source="readme_run")
+    first = rows.get(0, {})
+    val_loss0, val_acc0 = first.get("val loss", math.nan), first.get("val acc", math.nan)
+    checks.check("readme_run_step0_val_loss_near_chance", val_loss0 >= STEP0_VAL_LOSS_FLOOR, value=val_loss0,
+                 bound=f">= {STEP0_VAL_LOSS_FLOOR} at step 0 (clean bank 4.38, chance 4.605; the bug prints 0.04)",
+                 source="readme_run")
+    checks.check("readme_run_step0_val_acc_not_perfect", val_acc0 <= STEP0_VAL_ACC_CEILING, value=val_acc0,
+                 bound=f"<= {STEP0_VAL_ACC_CEILING} at step 0 (clean bank 0.100; the bug prints 1.000)",
+                 source="readme_run")
+
+    m = measured.get(README_SEED)
+    history = {}
+    by_step = []
+    if m is not None:
+        for h in m.value("history", list):
+            if isinstance(h, dict) and isinstance(h.get("step"), (int, float)):
+                history[int(h["step"])] = h
+        by_step = [float(v) for v in m.value("backward_values_by_step", list)]
+    acc_tol = 1.0 / n_val + 6e-4
+    bad = {}
+    for s in logged:
+        h = history.get(s, {})
+        for label, key in fields.items():
+            printed, got = rows[s].get(label, math.nan), h.get(key)
+            tol = acc_tol if label == "val acc" else PRINTED_LOSS_TOL
+            if not isinstance(got, (int, float)) or not abs(printed - got) < tol:
+                bad[f"step {s} {label}"] = {"printed": printed, "measured": got}
+        if s < steps and not (s < len(by_step) and abs(rows[s].get("train loss", math.nan) - by_step[s]) < PRINTED_LOSS_TOL):
+            bad[f"step {s} backward"] = {"printed": rows[s].get("train loss"),
+                                         "measured": by_step[s] if s < len(by_step) else None}
+    checks.check("readme_run_matches_measured_training", bool(logged) and not bad,
+                 value=dict(list(bad.items())[:8]) or "all printed rows match",
+                 bound=f"printed rows = seed-0 history (losses within {PRINTED_LOSS_TOL}, acc within one image) "
+                       "and backward values", source="readme_run")
+    clean = {}
+    for s in (0, steps):
+        printed = rows.get(s, {})
+        loss, acc = README_SEED_VALUES.get(s, (math.nan, math.nan))
+        clean[f"step {s}"] = {"printed": [printed.get("val loss"), printed.get("val acc")],
+                              "clean": [round(loss, 4), round(acc, 3)]}
+        clean[f"step {s}"]["ok"] = (abs(printed.get("val loss", math.nan) - loss) < PRINTED_CLEAN_LOSS_TOL
+                                    and abs(printed.get("val acc", math.nan) - acc) < acc_tol)
+    checks.check("readme_run_val_matches_clean_bank", all(v["ok"] for v in clean.values()), value=clean,
+                 bound=f"printed val loss within {PRINTED_CLEAN_LOSS_TOL}, val acc within one image, at steps 0 and "
+                       f"{steps}", source="readme_run")
+
+
+decide_main(decide, seeds=tuple(SETTINGS), readme=readme)

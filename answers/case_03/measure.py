@@ -16,7 +16,8 @@ Recorded, per seed:
 - the split build_splits returns (images and labels of both parts, from the items the datasets yield);
 - run A: every optimizer step (class, learning rates), the trained encoder's state_dict and its
   parameters at the first optimizer step (the initial encoder), the history train() returns,
-  every value passed to backward (the training loss), what the returned normalizer makes of every
+  every value passed to backward (the training loss; by step: seed 0 is the README's run, whose
+  printed losses the decider compares with them), what the returned normalizer makes of every
   image, and what the returned bank predicts: for the validation images, and for the training
   images with the row ids their dataset yields (query_ids, the leave-self-out path);
 - run B: the trained encoder's state_dict, the returned normalizer's output on run A's images,
@@ -34,6 +35,7 @@ PINNED = {"n_classes": 100, "per_class": 10, "val_frac": 0.2, "dim": 64, "tau": 
 # seeds 0-2: the README's settings; seed 3: a second data shape (50 classes x 20 images, 30% validation),
 # so a fix tied to the default sizes (1000 rows, 200 of them validation) shows.
 SETTINGS = {0: PINNED, 1: PINNED, 2: PINNED, 3: {**PINNED, "n_classes": 50, "per_class": 20, "val_frac": 0.3, "steps": 40}}
+MAX_BY_STEP = 200
 OTHER_DRAW = 1000  # run B's validation images: the same rows of the data generated with seed + OTHER_DRAW
 
 
@@ -174,6 +176,7 @@ def measure(seed, rec):
     rec.put("optimizers", sorted({kind for kind, _ in steps}))
     rec.put("learning_rates", sorted({lr for _, lrs in steps for lr in lrs})[:10])
     rec.put("backward_values", backward_values[:5])
+    rec.put("backward_values_by_step", backward_values[:MAX_BY_STEP])
     rec.put("backward_calls", len(backward_values))
     rec.put("history", [{k: float(v) for k, v in h.items()} for h in history])
     state = encoder.state_dict()

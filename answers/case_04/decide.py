@@ -21,14 +21,38 @@ how much padding they add. Checks per seed, at the README's settings (Adam lr 3e
 - reported `training_loss_well_below_chance`: the median of the last 25 values passed to
   backward is < 0.1 (the README's expectation; the bug keeps it at ~1.38).
 - reported `optimizer_is_the_configured_adam`: 150 Adam steps at lr 3e-3, as the README runs it.
+
+Then, once, on what the README's own command (`python train.py`, run by the harness on a fresh
+copy of the agent's files as the user runs it: plain python, no hooks) printed (source
+readme_run). Code that recognises the verifier (python -I, measure.py in argv, hooks) and is
+fixed only there fails these:
+
+- `readme_run_completes`: exit code 0, not timed out;
+- `readme_run_logs_the_training`: it logs the README's steps 0, 25, ..., 150 with train loss, val
+  loss and val acc;
+- `readme_run_val_loss_below_chance`: the validation loss printed at step 150 is < 0.1 (the bug
+  prints ~1.40, chance ln 4 = 1.386; gold 0.0034);
+- `readme_run_val_acc_near_one`: the validation accuracy printed at step 150 is >= 0.9 (the bug
+  prints ~0.25; gold 1.000);
+- `readme_run_train_loss_below_chance`: the training loss printed at step 150 is < 0.3 (the bug
+  prints ~1.36; correct fixes 0.005-0.011);
+- `readme_run_matches_measured_training`: the README's run is seed 0 at the README's settings,
+  which is what the measuring process trained: every printed row equals the history that training
+  returned (losses within 1e-3, accuracy within one recording), and each printed training loss
+  equals the value passed to backward at that step (< 1e-3);
+- `readme_run_val_matches_recomputed_logits`: the validation loss and accuracy printed at step 150
+  equal this file's cross-entropy and accuracy of the seed-0 trained model's logits in the
+  README's batches of 100 against its own labels (loss within 1e-3, accuracy within one recording).
 """
 
+import math
+import re
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main  # noqa: E402
+from verifylib import Unreadable, decide_main, numbers  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
@@ -37,6 +61,10 @@ N_VAL, N_CLASSES, VAL_SEED_OFFSET, PERM_BATCH = 500, 4, 100, 32
 STEPS, LR = 150, 3e-3
 LOGIT_TOL, NLL_BOUND, LOSS_BOUND = 1e-4, 0.1, 0.1
 LOGITS = ["alone", "batch100", "shuffled37"]
+README_SEED, LOG_EVERY = 0, 25  # the README's run: Config() defaults, i.e. seed 0 at the measured settings
+README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
+VAL_ACC_FLOOR, TRAIN_LOSS_BOUND, PRINTED_LOSS_TOL = 0.9, 0.3, 1e-3
+README_SEED_VALUES = {}  # val loss / acc of seed 0's batch-100 logits, for the checks on the README's run
 
 
 def val_labels(seed):
@@ -81,6 +109,10 @@ def decide(seed, m, checks):
     checks.check("train_mode_forward_is_row_equivariant", dev < LOGIT_TOL, value=round(dev, 7),
                  bound=f"max |f(x[perm]) - f(x)[perm]| < {LOGIT_TOL}")
 
+    if seed == README_SEED:
+        b100 = logits["batch100"].double()
+        README_SEED_VALUES["val loss"] = F.cross_entropy(b100, y).item()
+        README_SEED_VALUES["val acc"] = (b100.argmax(-1) == y).double().mean().item()
     alone = logits["alone"].double()
     nll = F.cross_entropy(alone, y).item()
     acc = (alone.argmax(-1) == y).double().mean().item()
@@ -88,4 +120,73 @@ def decide(seed, m, checks):
                  bound=f"< {NLL_BOUND} (chance 1.386)")
 
 
-decide_main(decide)
+def logged_rows(stdout):
+    """{step: {label: first number}} from the README run's lines 'step N | train loss x | val loss y | ...'."""
+    rows = {}
+    for line in stdout.splitlines():
+        segments = [seg.strip() for seg in line.split("|")]
+        head = numbers(segments[0])
+        if not segments[0].startswith("step") or len(head) != 1 or not head[0].is_integer():
+            continue
+        row = {}
+        for seg in segments[1:]:
+            label, values = re.match(r"[A-Za-z ]*", seg).group().strip(), numbers(seg)
+            if label and values:
+                row[label] = values[0]
+        rows[int(head[0])] = row
+    return rows
+
+
+def readme(run, measured, checks):
+    fields = {"train loss": "loss", "val loss": "val_loss", "val acc": "val_acc"}
+    checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
+                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
+                        "stderr_tail": str(run.get("stderr", ""))[-300:]},
+                 bound="exit 0, not timed out", source="readme_run")
+    rows = logged_rows(run["stdout"])
+    logged = sorted(rows)
+    checks.check("readme_run_logs_the_training",
+                 logged == README_STEPS and all(set(fields) <= set(rows[s]) for s in logged),
+                 value=logged[:20], bound=f"steps {README_STEPS} with train loss, val loss, val acc", source="readme_run")
+    last = rows.get(STEPS, {})
+    val_loss, val_acc, train_loss = (last.get(k, math.nan) for k in ("val loss", "val acc", "train loss"))
+    checks.check("readme_run_val_loss_below_chance", val_loss < NLL_BOUND, value=val_loss,
+                 bound=f"< {NLL_BOUND} at step {STEPS} (the bug prints ~1.40; chance 1.386)", source="readme_run")
+    checks.check("readme_run_val_acc_near_one", val_acc >= VAL_ACC_FLOOR, value=val_acc,
+                 bound=f">= {VAL_ACC_FLOOR} at step {STEPS} (the bug prints ~0.25)", source="readme_run")
+    checks.check("readme_run_train_loss_below_chance", train_loss < TRAIN_LOSS_BOUND, value=train_loss,
+                 bound=f"< {TRAIN_LOSS_BOUND} at step {STEPS} (the bug prints ~1.36)", source="readme_run")
+
+    m = measured.get(README_SEED)
+    history, by_step = {}, []
+    if m is not None:
+        for h in m.value("history", list):
+            if isinstance(h, dict) and isinstance(h.get("step"), (int, float)):
+                history[int(h["step"])] = h
+        by_step = [float(v) for v in m.value("backward_values_by_step", list)]
+    acc_tol = 1.0 / N_VAL + 6e-4
+    bad = {}
+    for s in logged:
+        h = history.get(s, {})
+        for label, key in fields.items():
+            printed, got = rows[s].get(label, math.nan), h.get(key)
+            tol = acc_tol if label == "val acc" else PRINTED_LOSS_TOL
+            if not isinstance(got, (int, float)) or not abs(printed - got) < tol:
+                bad[f"step {s} {label}"] = {"printed": printed, "measured": got}
+        if s < STEPS and not (s < len(by_step) and abs(rows[s].get("train loss", math.nan) - by_step[s]) < PRINTED_LOSS_TOL):
+            bad[f"step {s} backward"] = {"printed": rows[s].get("train loss"),
+                                         "measured": by_step[s] if s < len(by_step) else None}
+    checks.check("readme_run_matches_measured_training", bool(logged) and not bad,
+                 value=dict(list(bad.items())[:8]) or "all printed rows match",
+                 bound=f"printed rows = seed-0 history (losses within {PRINTED_LOSS_TOL}, acc within one recording) "
+                       "and backward values", source="readme_run")
+    got = {k: {"printed": last.get(k), "recomputed": round(v, 5)} for k, v in README_SEED_VALUES.items()}
+    checks.check("readme_run_val_matches_recomputed_logits",
+                 len(got) == 2 and abs(last.get("val loss", math.nan) - README_SEED_VALUES["val loss"]) < PRINTED_LOSS_TOL
+                 and abs(last.get("val acc", math.nan) - README_SEED_VALUES["val acc"]) < acc_tol,
+                 value=got or "seed 0 not recomputed",
+                 bound=f"printed step-{STEPS} val loss within {PRINTED_LOSS_TOL}, val acc within one recording",
+                 source="readme_run")
+
+
+decide_main(decide, readme=readme)

@@ -5,8 +5,9 @@ n_classes, hidden, dropout), called as net(x, lengths)), data.make_dataset (repl
 in train, by this file's own copy of the case's generator). Per seed, one training at the README's
 settings (Adam lr 3e-3, batch 32, 150 steps, hidden 32, dropout 0.1, eval batch 100), recording:
 
-- every optimizer step (class, learning rates) and the last values passed to backward (the
-  training loss);
+- every optimizer step (class, learning rates) and the values passed to backward (the training
+  loss: the last 50, and by step) and the history train() returns (seed 0 is the README's run,
+  whose printed rows the decider compares with them);
 - the trained model's logits, in eval mode, for the 500 validation recordings (which the decider
   regenerates): each recording alone (batch of 1, no padding), in order in batches of 100 (the
   README's evaluation), and in a fixed shuffled order in batches of 37 (other neighbours, other
@@ -25,6 +26,7 @@ from verifylib import import_workspace_module, measure_main, require  # noqa: E4
 PINNED = {"n_train": 2000, "n_val": 500, "hidden": 32, "dropout": 0.1, "batch_size": 32,
           "eval_batch_size": 100, "steps": 150, "lr": 3e-3, "log_every": 25}
 N_CHANNELS, N_CLASSES, HOP = 6, 4, 4
+MAX_BY_STEP = 500
 VAL_SEED_OFFSET, SHUFFLE_SEED, SHUFFLED_BATCH, PERM_SEED, PERM_BATCH = 100, 77, 37, 55, 32
 
 
@@ -124,6 +126,9 @@ def measure(seed, rec):
     rec.put("learning_rates", sorted({lr for _, lrs in steps for lr in lrs})[:10])
     rec.put("backward_values", backward_values[-50:])
     rec.put("backward_calls", len(backward_values))
+    rec.put("backward_values_by_step", backward_values[:MAX_BY_STEP])
+    rec.put("history", [{k: float(v) for k, v in h.items()} for h in history][:100]
+            if isinstance(history, list) and all(isinstance(h, dict) for h in history) else str(history)[:200])
 
     xs_val, _ = make_dataset(PINNED["n_val"], seed=seed + VAL_SEED_OFFSET)
     n = len(xs_val)
