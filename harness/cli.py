@@ -406,7 +406,7 @@ def judge_eval_cmd(
 
 @app.command("import-seed")
 def import_seed_cmd(
-    seed_results: Path = typer.Argument(..., help="e.g. ../shared/seed-benchmark/results/gpt56-medium"),
+    seed_results: Path = typer.Argument(..., help="a seed-benchmark results folder, e.g. seed-benchmark/results/gpt56-medium"),
     out_path: Path = typer.Option(..., "--out", help="labeled-set .jsonl to write"),
 ):
     """Turn the seed benchmark's rated responses into a labeled set for judge-eval."""
