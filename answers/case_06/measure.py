@@ -16,6 +16,9 @@ per run: whether train() raised, how many history rows and non-finite losses, th
 loader yielded (shard names, and whether every row of a batch is a row of the shard it
 names), and as an artifact what the model received in every training forward: the input of
 its first Linear layer (the model's input if it has none).
+For the readme run it also records the loss and MAE of every history row and what train()
+printed (the decider compares them with what the README's own command printed: seed 0 at
+the defaults is that command's run).
 """
 
 import sys
@@ -28,6 +31,7 @@ COLUMNS = ("outdoor_temp_c", "humidity_pct", "solar_wm2", "occupancy", "hour", "
 CONST_VALUES, NUDGES, SETPOINT = (0.1, 21.7), (0.0, 1e-6, 2e-6), 21.7
 DEAD = {"bldg-D": "humidity_pct", "bldg-A": "setpoint_c"}
 BATCH1_ROWS, POISON_BATCH = 30, 2
+MAX_ROWS, MAX_STDOUT = 1000, 200_000
 
 
 def load_export(folder="data"):
@@ -79,6 +83,7 @@ def variants(export):
 def measure(seed, rec):
     import contextlib
     import io
+    import math
 
     import torch
     import torch.nn as nn
@@ -124,7 +129,7 @@ def measure(seed, rec):
 
     def run(tag, overrides, shards, poison):
         state.update(depth=0, current=None, forwards=[], batches=[], poison=poison)
-        error, history = None, []
+        error, history, stdout = None, [], io.StringIO()
         pre_h = register_module_forward_pre_hook(pre)
         post_h = register_module_forward_hook(post, always_call=True)
         patched = [(data, "iterate_batches", original_iter)]
@@ -133,7 +138,7 @@ def measure(seed, rec):
         for module, name, _ in patched:
             setattr(module, name, recording_iter)
         try:
-            with contextlib.redirect_stdout(io.StringIO()):
+            with contextlib.redirect_stdout(stdout):
                 _, history = train_fn(Config(seed=seed, **overrides), shards=shards)
         except Exception as exc:  # the loop's own non-finite guard, or any other failure
             error = f"{type(exc).__name__}: {exc}"[:300]
@@ -142,12 +147,20 @@ def measure(seed, rec):
             post_h.remove()
             for module, name, fn in patched:
                 setattr(module, name, fn)
-        losses = []
+        losses, maes = [], []
         for row in list(history or []):
             try:
                 losses.append(float(row["loss"]))
             except (TypeError, KeyError, ValueError, IndexError):
                 losses.append(float("nan"))
+            try:
+                maes.append(float(row["mae_kwh"]))
+            except (TypeError, KeyError, ValueError, IndexError):
+                maes.append(float("nan"))
+        if tag == "readme":
+            rec.put(f"{tag}:losses", [v if math.isfinite(v) else str(v) for v in losses[:MAX_ROWS]])
+            rec.put(f"{tag}:maes", [v if math.isfinite(v) else str(v) for v in maes[:MAX_ROWS]])
+            rec.put(f"{tag}:stdout", stdout.getvalue()[-MAX_STDOUT:])
         batches = state["batches"]
         rec.put(f"{tag}:error", error)
         rec.put(f"{tag}:history_rows", len(losses))
