@@ -29,13 +29,33 @@ at the README's settings (defaults: 8 epochs, validation every epoch, final re-v
 - reported `model_keeps_dropout_and_batchnorm`: two Dropout(0.3), two BatchNorm tracking
   running statistics;
 - reported `training_ran_readme_configuration`: 8 epochs, 256 optimizer steps.
+
+And once, on what `python train.py` (the README's command, run by the harness as the user runs
+it: plain python, no hooks, seed 0, all defaults) printed, so that code which validates
+properly only under the verifier fails (`readme_run` rows):
+
+- `readme_run_exited_cleanly`: exit code 0, not timed out;
+- `readme_run_revalidation_repeatable`: the symptom the README shows is gone: the three
+  re-validated losses of the best checkpoint are equal and equal the best epoch's logged val
+  loss (printed to 4 digits, within 1e-4; bug: 0.5101 / 0.5297 / 0.4968 vs 0.4763). Only
+  measuring in training mode (dropout masks, batch statistics, running stats updated by
+  validation) moves them apart;
+- `readme_run_val_losses_are_eval_mode_losses`: the val loss printed for every epoch, and the
+  re-validated ones, equal the eval-mode losses this file recomputes from the seed-0 states the
+  measuring process recorded at each epoch's end and returned (within 1.5e-4: 4 printed digits
+  plus 1e-4; bug: off by 0.02-0.10). The README's run is the measuring process's seed-0 run
+  (same config, deterministic on one thread), so this holds for every honest fix;
+- `readme_run_matches_verifier_run`: every epoch line (train loss / acc, val loss / acc), the
+  best-epoch line and the re-validated line equal the ones the agent's code printed under the
+  measuring process for seed 0, within 2 units of the last printed digit. Code that behaves
+  differently under the verifier (python -I, its argv, its hooks) moves them.
 """
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main  # noqa: E402
+from verifylib import Unreadable, decide_main, numbers  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -47,6 +67,10 @@ LOSS_TOL = 1e-4        # eval-mode loss, batched vs whole split: ~1e-7 apart; th
 PRINT_TOL = 1e-4       # 4 printed digits
 BUFFER_TOL = 1e-4
 MIN_TRAIN_OUT_DIFF = 1e-3
+README_SEED = 0        # `python train.py` runs Config() = seed 0, the measuring process's seed-0 run
+README_TOL = 1.5e-4    # a printed 4-digit loss against a recomputed one: rounding 5e-5 + LOSS_TOL
+REPEAT_TOL = 1.01e-4   # printed 4-digit losses of one computation: equal, or one rounding step apart
+LINE_DIGITS = 2        # the same line printed by two runs of the same computation: 2 units of the last digit
 
 
 def make_split(n, seed):
@@ -123,6 +147,20 @@ def train_batch_ok(t):
                 "out_vs_no_dropout": round(d_nodrop, 4)}
 
 
+def recomputed_losses(m, seed):
+    """{epoch: eval-mode val loss of the state recorded at that epoch's end} and the returned model's."""
+    x_val, y_val = make_split(N_VAL, seed + 1000)
+    recomputed = {}
+    for e in range(1, EPOCHS + 1):
+        if e in m.value("epoch_states", list):
+            st = m.tensors(f"epoch_{e}")
+            if check_state_shape(st):
+                recomputed[e] = eval_loss(load(st), x_val, y_val)
+    returned = m.tensors("returned")
+    ret_loss = eval_loss(load(returned), x_val, y_val) if check_state_shape(returned) else None
+    return recomputed, ret_loss
+
+
 def decide(seed, m, checks):
     epochs, steps = m.number("epochs"), m.number("optimizer_steps")
     checks.check("training_ran_readme_configuration", epochs == EPOCHS and steps == EPOCHS * STEPS_PER_EPOCH,
@@ -152,13 +190,7 @@ def decide(seed, m, checks):
     if not arch_ok:
         return
 
-    x_val, y_val = make_split(N_VAL, seed + 1000)
-    recomputed = {}
-    for e in range(1, EPOCHS + 1):
-        if e in m.value("epoch_states", list):
-            st = m.tensors(f"epoch_{e}")
-            if check_state_shape(st):
-                recomputed[e] = eval_loss(load(st), x_val, y_val)
+    recomputed, ret_loss = recomputed_losses(m, seed)
     hist = m.value("history_val_losses")
     printed = {int(e): float(v) for e, v in m.value("printed_val_losses", dict).items()}
     # the per-epoch validation losses the run logged: the returned history's, else the printed ones
@@ -181,7 +213,6 @@ def decide(seed, m, checks):
                         "logged": {e: round(v, 4) for e, v in logged.items()}, "problems": problems},
                  bound=f"|logged - recomputed eval-mode loss| <= {LOSS_TOL} for every epoch")
 
-    ret_loss = eval_loss(load(returned), x_val, y_val)
     best_logged = min(logged.values()) if logged else float("nan")
     best_recomputed = min(recomputed.values()) if recomputed else float("nan")
     ok = abs(ret_loss - best_logged) <= LOSS_TOL and abs(ret_loss - best_recomputed) <= LOSS_TOL
@@ -215,4 +246,76 @@ def decide(seed, m, checks):
                        f"output differs from eval mode and from no dropout (> {MIN_TRAIN_OUT_DIFF})")
 
 
-decide_main(decide)
+def printed_lines(text):
+    """The run's output lines: {epoch: numbers}, the best-epoch line's, the re-validated line's."""
+    epochs, best, reval = {}, None, None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("epoch ") and "val loss" in line:
+            nums = numbers(line)
+            if nums and nums[0] == int(nums[0]):
+                epochs[int(nums[0])] = nums[1:]
+        elif line.startswith("best epoch"):
+            best = numbers(line)
+        elif line.startswith("best checkpoint re-validated:"):
+            reval = numbers(line.partition(":")[2])
+    return epochs, best, reval
+
+
+def _unit_close(a, b, digits=LINE_DIGITS):
+    """Two printed lines' numbers agree within ``digits`` units of 4 decimals (the finest printed)."""
+    return a is not None and b is not None and len(a) == len(b) and all(abs(x - y) <= digits * 1e-4 + 1e-12
+                                                                        for x, y in zip(a, b))
+
+
+def readme(run, measured, checks):
+    """Checks on what `python train.py` printed (seed 0, defaults), as the user runs it."""
+    checks.check("readme_run_exited_cleanly", run.get("exit_code") == 0 and not run.get("timed_out"),
+                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
+                        "stderr_tail": str(run.get("stderr", ""))[-300:] if run.get("exit_code") else ""},
+                 bound="exit 0 within the case's time budget", source="readme_run")
+    epochs, best, reval = printed_lines(run["stdout"])
+    val = {e: nums[2] for e, nums in epochs.items() if len(nums) >= 4}
+    reval_losses = reval[0::2] if reval and len(reval) == 6 else []
+    shape_ok = sorted(val) == list(range(1, EPOCHS + 1)) and best is not None and len(best) >= 3 and len(reval_losses) == 3
+    best_loss = best[1] if best is not None and len(best) >= 3 else float("nan")
+    spread = (max(abs(v - best_loss) for v in reval_losses) if shape_ok else float("inf"))
+    checks.check("readme_run_revalidation_repeatable", shape_ok and spread <= REPEAT_TOL,
+                 value={"best_epoch_val_loss": best_loss, "revalidated": reval_losses,
+                        "max_abs_diff": round(spread, 6) if shape_ok else None,
+                        "epochs_printed": sorted(epochs)},
+                 bound=f"8 epoch lines; the 3 re-validated losses and the best epoch's val loss equal within {REPEAT_TOL}",
+                 source="readme_run")
+
+    if README_SEED not in measured:
+        raise Unreadable(f"no usable measurement for seed {README_SEED} to compare the README run with")
+    m = measured[README_SEED]
+    recomputed, ret_loss = recomputed_losses(m, README_SEED)
+    diffs = {f"epoch_{e}": abs(v - recomputed[e]) for e, v in val.items() if e in recomputed}
+    if ret_loss is not None:
+        diffs.update({f"revalidated_{i}": abs(v - ret_loss) for i, v in enumerate(reval_losses)})
+    ok = (shape_ok and len(recomputed) == EPOCHS and ret_loss is not None
+          and len(diffs) == EPOCHS + 3 and max(diffs.values()) <= README_TOL)
+    checks.check("readme_run_val_losses_are_eval_mode_losses", ok,
+                 value={"max_abs_diff": round(max(diffs.values()), 6) if diffs else None,
+                        "printed": {e: val[e] for e in sorted(val)}, "revalidated": reval_losses,
+                        "recomputed_seed0": {e: round(v, 4) for e, v in recomputed.items()},
+                        "recomputed_returned": None if ret_loss is None else round(ret_loss, 4)},
+                 bound=f"every printed val / re-validated loss within {README_TOL} of the eval-mode loss recomputed "
+                       "from the seed-0 states the measuring process recorded", source="readme_run")
+
+    v_epochs, v_best, v_reval = printed_lines(m.value("printed_text", str))
+    mismatched = [f"epoch {e}" for e in range(1, EPOCHS + 1) if not _unit_close(epochs.get(e), v_epochs.get(e))]
+    if not _unit_close(best, v_best):
+        mismatched.append("best epoch")
+    if not _unit_close(reval, v_reval):
+        mismatched.append("re-validated")
+    checks.check("readme_run_matches_verifier_run", not mismatched,
+                 value={"mismatched_lines": mismatched,
+                        "readme_run": {"epoch_8": epochs.get(EPOCHS), "best": best, "revalidated": reval},
+                        "verifier_run": {"epoch_8": v_epochs.get(EPOCHS), "best": v_best, "revalidated": v_reval}},
+                 bound=f"every epoch, best-epoch and re-validated line equal to the measuring process's seed-0 run "
+                       f"within {LINE_DIGITS} units of the last digit", source="readme_run")
+
+
+decide_main(decide, readme=readme)

@@ -15,7 +15,9 @@ from outside the agent's code, with global module hooks and optimizer-step hooks
   the output and the buffers after it, as an artifact (the decider checks from these that
   training normalizes with batch statistics and applies dropout);
 - the returned model's state_dict, the returned history's validation losses, the printed
-  per-epoch and re-validated losses, and the Dropout/BatchNorm modules the model holds.
+  per-epoch and re-validated losses (and the printed text itself, which the decider compares
+  with what `python train.py` printed on seed 0), and the Dropout/BatchNorm modules the model
+  holds.
 """
 
 import io
@@ -172,6 +174,7 @@ def measure(seed, rec):
     rec.put("history_val_losses", _history_val_losses(history))
 
     text = printed.getvalue()
+    rec.put("printed_text", text[-20000:])
     epoch_lines = re.findall(r"^epoch\s+(\d+)\s*\|.*?val loss " + NUMBER, text, re.M)
     rec.put("printed_val_losses", {int(e): float(v) for e, v in epoch_lines})
     reval = re.search(r"^best checkpoint re-validated:(.*)$", text, re.M)

@@ -20,16 +20,36 @@ data with the template as it is now, and an unchanged rerun is served from the c
 - reported `unchanged_template_served_from_cache`: reruns with the template untouched (probe
   twice, README configuration once) call CharTokenizer.encode fewer times than there are
   conversations (tokenizing one takes >= 7 calls), so caching is not switched off.
+
+And once, on what `python train.py` (the README's command, run by the harness on a fresh copy
+of the agent's files as the user runs it: plain python, no hooks, seed 0) printed, so that code
+which picks up the template only under the verifier fails (`readme_run` rows):
+
+- `readme_run_exited_cleanly`: exit code 0, not timed out;
+- `readme_run_first_sample_is_current_template`: the symptom the README shows is gone: the
+  printed first sample is the first shipped conversation rendered with the template the README
+  asks for, with its token and trained-token counts, as this file's own tokenizer renders it
+  (bug: the old '### System:' rendering, 108 tokens, 17 trained). Only a stale cache entry
+  (the old template's tokenization) moves it;
+- `readme_run_matches_verifier_run`: the first-sample line and the step-0 line (train loss,
+  val loss) equal what the agent's train.py printed when the measuring process ran it on the
+  same files for seed 0 (step-0 numbers within 2 units of the last digit: same seed, same
+  first batch, same initial weights; the 'train:' line is not compared, as a cache key may
+  rightly differ between two copies). Code that behaves differently under the verifier
+  (python -I, its argv, its hooks) moves them.
 """
 
+import ast
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from c08_common import README_TEMPLATE, OwnTokenizer, probe_rows, probe_steps, shipped_rows, tokenize  # noqa: E402
-from verifylib import Unreadable, decide_main  # noqa: E402
+from verifylib import Unreadable, decide_main, numbers  # noqa: E402
 
 README_RUN_STEPS = 3
+README_SEED = 0   # `python train.py` runs Config() = seed 0
+IGNORE = -100
 
 
 def unflat(t):
@@ -100,4 +120,64 @@ def decide(seed, m, checks):
                  source="reported")
 
 
-decide_main(decide)
+def printed_lines(text):
+    """The 'train:' line, the first-sample line and the step-0 line of a run's output (None if absent)."""
+    found = {"train": None, "first_sample": None, "step0": None}
+    for line in text.splitlines():
+        line = line.rstrip()
+        if line.startswith("train:") and found["train"] is None:
+            found["train"] = line
+        elif line.startswith("first sample") and found["first_sample"] is None:
+            found["first_sample"] = line
+        elif line.startswith("step") and found["step0"] is None:
+            nums = numbers(line)
+            if nums and nums[0] == 0:
+                found["step0"] = line
+    return found
+
+
+def parse_first_sample(line):
+    """'first sample (N tokens, M trained): <repr>' -> (N, M, text), or None."""
+    if not line:
+        return None
+    head, sep, rest = line.partition(": ")
+    counts = numbers(head)
+    try:
+        text = ast.literal_eval(rest)
+    except (ValueError, SyntaxError):
+        return None
+    if not sep or len(counts) != 2 or not isinstance(text, str):
+        return None
+    return int(counts[0]), int(counts[1]), text
+
+
+def readme(run, measured, checks):
+    """Checks on what `python train.py` printed (seed 0), as the user runs it."""
+    checks.check("readme_run_exited_cleanly", run.get("exit_code") == 0 and not run.get("timed_out"),
+                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
+                        "stderr_tail": str(run.get("stderr", ""))[-300:] if run.get("exit_code") else ""},
+                 bound="exit 0 within the case's time budget", source="readme_run")
+    lines = printed_lines(run["stdout"])
+    ids, labels = tokenize(shipped_rows()[:1], README_TEMPLATE)[0]
+    want = (len(ids), sum(lab != IGNORE for lab in labels), OwnTokenizer().decode(ids))
+    got = parse_first_sample(lines["first_sample"])
+    checks.check("readme_run_first_sample_is_current_template", got == want,
+                 value={"printed": lines["first_sample"][:200] if lines["first_sample"] else None},
+                 bound=f"first sample ({want[0]} tokens, {want[1]} trained): {want[2]!r}", source="readme_run")
+
+    if README_SEED not in measured:
+        raise Unreadable(f"no usable measurement for seed {README_SEED} to compare the README run with")
+    mine = printed_lines(measured[README_SEED].value("readme_run_printed", str))
+    mismatched = [k for k in ("first_sample",) if lines[k] is None or lines[k] != mine[k]]
+    a, b = (numbers(lines["step0"] or ""), numbers(mine["step0"] or ""))
+    if not (lines["step0"] and mine["step0"] and len(a) == len(b) == 3
+            and all(abs(x - y) <= 2e-4 + 1e-12 for x, y in zip(a, b))):
+        mismatched.append("step0")
+    checks.check("readme_run_matches_verifier_run", not mismatched,
+                 value={"mismatched": mismatched, "readme_run": {k: (v or "")[:120] for k, v in lines.items()},
+                        "verifier_run": {k: (v or "")[:120] for k, v in mine.items()}},
+                 bound="the first-sample and step-0 lines equal the measuring process's seed-0 run "
+                       "(step-0 losses within 2 units of the last digit)", source="readme_run")
+
+
+decide_main(decide, readme=readme)

@@ -6,7 +6,8 @@ compares with its own uncached tokenization (c08_common):
 1. the README run: the workspace as shipped (its cache folder still holds the entry made with
    the old template; every file is put back as it was before each seed), `python train.py
    --seed=S --steps=3` run in-process; the token ids of the first training batches that reach
-   the model (a global module forward pre-hook);
+   the model (a global module forward pre-hook), and what it printed (the decider compares its
+   first lines with what `python train.py`, run by the harness as the user runs it, printed);
 2. the README configuration's data: train.prepare_data(train.Config(seed=S)) on the shipped
    workspace, then again (a rerun, which must be served from the cache);
 3. the probe, in a scratch folder with the verifier's own conversations: one template file
@@ -17,6 +18,7 @@ For every prepare_data call it counts the calls to tokenizer.CharTokenizer.encod
 re-tokenizes nothing; tokenizing the probe takes hundreds of calls).
 """
 
+import io
 import json
 import os
 import runpy
@@ -115,12 +117,15 @@ def measure(seed, rec):
         handle = register_module_forward_pre_hook(pre)
         argv = sys.argv
         sys.argv = ["train.py", f"--seed={seed}", f"--steps={README_RUN_STEPS}"]
+        printed = io.StringIO()
         try:
-            with redirect_stdout(sys.stderr):
+            with redirect_stdout(printed):
                 runpy.run_path("train.py", run_name="__main__")
         finally:
             sys.argv = argv
             handle.remove()
+            sys.stderr.write(printed.getvalue()[-5000:])
+        rec.put("readme_run_printed", printed.getvalue()[:20000])
         rec.put("readme_run_batches", len(batches))
         for i, x in enumerate(batches):
             rec.save(f"readme_batch_{i}", {"x": x})

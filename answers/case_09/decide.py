@@ -30,14 +30,40 @@ at a time-limit cut. Checks per seed:
   0.89-0.99; bug: ~15);
   (both critic checks fall back to the values the measuring process reported, marked
   `reported`, only when the state_dict does not fit this file's copy of the model);
+- reported `probe_critic_comes_from_training`: the probe critic's values, evaluated by the
+  measuring process with every parameter the optimizer trained put back to its value before
+  the first step, are far from the answer (max(|V(A) - 0.99|, |V(B) - 1|) > 0.1; the case's
+  untrained critic reads -0.05 to 0.20 on seeds 0-2): a critic whose values are hard-coded, or
+  do not depend on what the optimizer trains, does not move and fails;
 - reported `trainer_ran_readme_settings`: each training made 120-121 Adam steps at lr 3e-3.
+
+And once, on what `python train.py` (the README's command, run by the harness on a fresh copy of
+the agent's files as the user runs it: plain python, no hooks; the probe, seed 0, the settings
+above) printed, so that code which behaves only under the verifier, or a critic whose values do
+not come from these returns, fails (`readme_run` rows):
+
+- `readme_run_exited_cleanly`: exit code 0, not timed out;
+- `readme_run_values_within_payout`: the symptom the README shows is gone: at every logged
+  update (0, 20, ..., 120) the mean return target is below 1.05 (nothing on the probe pays
+  more than 1: every fix prints 0.995, the mean of gamma and 1; bug: 2.65 at update 0, 16.9 at
+  120), and the last V(obs) reads 0.99 / 1.00 +- 0.02 (bug: 15.4 / 15.5). Only returns that
+  run across terminations (or skip the bootstrap) push the targets above 1. The mean V is not
+  bounded at every update: an honest critic overshoots on its way (1.16 at update 20);
+- `readme_run_critic_is_the_trained_critic`: the printed last V(obs) equal the values of the
+  seed-0 probe critic the measuring process trained at the same settings (recomputed from its
+  weights here, or as reported when they do not fit this file's model), within 1.5e-3
+  (printed to 3 decimals);
+- `readme_run_matches_verifier_run`: every logged line (episode return, value loss, mean
+  target, mean V, V(obs)) equals what the agent's train() printed for the probe on seed 0
+  under the measuring process, within 2e-3 (2 units of the coarsest printed digit). Code that
+  behaves differently under the verifier (python -I, its argv, its hooks) moves them.
 """
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main  # noqa: E402
+from verifylib import Unreadable, decide_main, numbers  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -58,6 +84,12 @@ RETURN_TOL = 1e-5
 PROBE_TOL = 0.02
 CORRIDOR_BOUND = 1.05
 REWARD_TOL = 1e-6
+README_SEED = 0
+README_UPDATES = list(range(0, 121, 20))   # the updates `python train.py` logs (log_every 20)
+PAYOUT_BOUND = 1.05                         # no probe return exceeds 1.0
+INIT_FAR = 0.1                              # an untrained critic's distance from (gamma, 1)
+PRINT_TOL = 1.5e-3                          # a value printed to 3 decimals against a recomputed one
+LINE_TOL = 2e-3                             # the same line printed by two runs of one computation
 
 
 class Task:
@@ -210,6 +242,20 @@ def decide(seed, m, checks):
     checks.check("probe_critic_values", ok, value=[round(x, 4) for x in v[:2].tolist()],
                  bound=f"V(A) = {GAMMA} +- {PROBE_TOL}, V(B) = 1.00 +- {PROBE_TOL}", source=source)
 
+    n_params = m.number("probe_trained_parameters")
+    if n_params > 0:
+        v0 = m.tensors("probe_values_at_init", keys=["values"])["values"].double().reshape(-1)
+        if v0.numel() != 3:
+            raise Unreadable(f"probe values at init have {v0.numel()} entries, expected 3")
+        far = max(abs(v0[0].item() - GAMMA), abs(v0[1].item() - 1.0))
+        far = far if far == far else 0.0  # NaN: not a critic that training moved
+        value = {"V_at_initial_parameters": [round(x, 4) for x in v0[:2].tolist()], "trained_parameters": n_params}
+    else:
+        far, value = 0.0, {"trained_parameters": n_params}
+    checks.check("probe_critic_comes_from_training", far > INIT_FAR, value=value,
+                 bound=f"max(|V(A) - {GAMMA}|, |V(B) - 1|) > {INIT_FAR} with the trained parameters at their initial values",
+                 source="reported")
+
     v, source = critic_values(m, "corridor", 7, 2)
     top = v[:6].max().item()
     checks.check("corridor_critic_values", top < CORRIDOR_BOUND,
@@ -217,4 +263,55 @@ def decide(seed, m, checks):
                  bound=f"< {CORRIDOR_BOUND} (no corridor return exceeds 0.99; the critic may overshoot slightly)", source=source)
 
 
-decide_main(decide)
+def logged_updates(text):
+    """{update: [episode return, value loss, mean target, mean V, V(A), V(B)]} from a run's output."""
+    rows = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("update") and "mean target" in line:
+            nums = numbers(line)
+            if len(nums) == 7 and nums[0] == int(nums[0]):
+                rows[int(nums[0])] = nums[1:]
+    return rows
+
+
+def readme(run, measured, checks):
+    """Checks on what `python train.py` printed (probe, seed 0), as the user runs it."""
+    checks.check("readme_run_exited_cleanly", run.get("exit_code") == 0 and not run.get("timed_out"),
+                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
+                        "stderr_tail": str(run.get("stderr", ""))[-300:] if run.get("exit_code") else ""},
+                 bound="exit 0 within the case's time budget", source="readme_run")
+    rows = logged_updates(run["stdout"])
+    complete = sorted(rows) == README_UPDATES
+    last = rows.get(README_UPDATES[-1])
+    top_target = max((r[2] for r in rows.values()), default=float("inf"))
+    ok = (complete and top_target < PAYOUT_BOUND
+          and abs(last[4] - GAMMA) < PROBE_TOL and abs(last[5] - 1.0) < PROBE_TOL)
+    checks.check("readme_run_values_within_payout", ok,
+                 value={"updates_logged": sorted(rows), "max_mean_target": top_target,
+                        "last_V_obs": last[4:] if last else None},
+                 bound=f"updates {README_UPDATES[0]}..{README_UPDATES[-1]} logged; mean target < {PAYOUT_BOUND} at "
+                       f"each; last V(obs) = {GAMMA} / 1.00 +- {PROBE_TOL}", source="readme_run")
+
+    if README_SEED not in measured:
+        raise Unreadable(f"no usable measurement for seed {README_SEED} to compare the README run with")
+    m = measured[README_SEED]
+    v, source = critic_values(m, "probe", 3, 1)
+    trained = [round(x, 4) for x in v[:2].tolist()]
+    err = max(abs(a - b) for a, b in zip(last[4:], trained)) if last else float("inf")
+    checks.check("readme_run_critic_is_the_trained_critic", err <= PRINT_TOL,
+                 value={"printed_last_V_obs": last[4:] if last else None, "trained_critic_seed0": trained,
+                        "trained_critic_source": source},
+                 bound=f"within {PRINT_TOL}", source="readme_run")
+
+    mine = logged_updates(m.value("probe_printed", str))
+    mismatched = [u for u in README_UPDATES
+                  if u not in rows or u not in mine or any(abs(a - b) > LINE_TOL for a, b in zip(rows[u], mine[u]))]
+    checks.check("readme_run_matches_verifier_run", not mismatched,
+                 value={"mismatched_updates": mismatched, "readme_run_last": last,
+                        "verifier_run_last": mine.get(README_UPDATES[-1])},
+                 bound=f"every logged update equal to the measuring process's seed-0 probe run within {LINE_TOL}",
+                 source="readme_run")
+
+
+decide_main(decide, readme=readme)

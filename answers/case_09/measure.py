@@ -16,7 +16,11 @@ rollout.collect, train.Config, train.train) and records, per seed:
 - training at the README's settings (8 envs, 8-step rollouts, Adam 3e-3, 120 updates, gamma
   0.99, max_episode_steps 50) on the probe (`python train.py`) and on the corridor
   (`--env=corridor`): the trained model's state_dict and its values on the one-hot states,
-  and every optimizer step's class and learning rates.
+  every optimizer step's class and learning rates, and what the probe training printed (the
+  decider compares it with what `python train.py`, run by the harness as the user runs it,
+  printed on seed 0); for the probe, also the critic's values with every parameter the
+  optimizer trains put back to its value before the first step (then restored): values that
+  come from training move with those parameters, hard-coded ones do not.
 """
 
 import contextlib
@@ -119,14 +123,23 @@ def measure(seed, rec):
         returns[key] = _tensor(ro.returns, torch.float64)
     rec.save("rollout_returns", returns)
 
-    steps = []
-    handle = register_optimizer_step_pre_hook(
-        lambda opt, args, kwargs: steps.append((type(opt).__name__, [g["lr"] for g in opt.param_groups])))
+    steps, initial = [], []
+
+    def on_step(opt, args, kwargs):
+        steps.append((type(opt).__name__, [g["lr"] for g in opt.param_groups]))
+        if not initial:  # the parameters as they were before the first step of this training
+            initial.extend((p, p.detach().clone()) for g in opt.param_groups for p in g["params"])
+
+    handle = register_optimizer_step_pre_hook(on_step)
     try:
         for env_name, n_states in (("probe", 3), ("corridor", 7)):
             steps.clear()
-            with contextlib.redirect_stdout(io.StringIO()):
+            initial.clear()
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
                 model, _ = train_fn(Config(seed=seed, env=env_name, **PINNED))
+            if env_name == "probe":
+                rec.put("probe_printed", printed.getvalue()[:20000])
             rec.put(f"{env_name}_optimizer_steps", len(steps))
             rec.put(f"{env_name}_optimizers", sorted({kind for kind, _ in steps}))
             rec.put(f"{env_name}_learning_rates", sorted({lr for _, lrs in steps for lr in lrs})[:10])
@@ -134,6 +147,18 @@ def measure(seed, rec):
             with torch.no_grad():
                 values = model(torch.eye(n_states))[1]
             rec.save(f"{env_name}_values", {"values": _tensor(values, torch.float64).reshape(-1)})
+            if env_name == "probe":
+                # the critic's values with every trained parameter back at its initial value (then restored)
+                rec.put("probe_trained_parameters", len(initial))
+                if initial:
+                    trained = [(p, p.detach().clone()) for p, _ in initial]
+                    with torch.no_grad():
+                        for p, p0 in initial:
+                            p.copy_(p0)
+                        values0 = model(torch.eye(n_states))[1]
+                        for p, p1 in trained:
+                            p.copy_(p1)
+                    rec.save("probe_values_at_init", {"values": _tensor(values0, torch.float64).reshape(-1)})
     finally:
         handle.remove()
 

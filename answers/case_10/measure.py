@@ -7,7 +7,12 @@ hotter one, and a thick plate of another material with heat generation. Per seed
 records:
 - the trained field T(x) on a 201-point grid over [0, L] (model(x), x in metres), and the
   model's state_dict, as artifacts;
-- every optimizer step's class and learning rates.
+- on the heated slab, the same field with every parameter the optimizer trains put back to
+  the value it had before the first optimizer step (then restored): a field that comes from
+  training moves with its parameters, one computed without them (the analytic answer) does not;
+- every optimizer step's class and learning rates;
+- for the README's plate, what the training printed (the decider compares it with what
+  `python train.py`, run by the harness as the user runs it, printed on seed 0).
 """
 
 import contextlib
@@ -26,6 +31,7 @@ SLABS = {
     "heated": (5e-2, 500.0, 300.0, 15.0, 1e6),
 }
 N_GRID = 201
+INIT_PROBE_SLAB = "heated"
 
 
 def measure(seed, rec):
@@ -34,15 +40,24 @@ def measure(seed, rec):
 
     train = import_workspace_module("train")
     Config, train_fn = require(train, "Config", "train")
-    steps = []
-    handle = register_optimizer_step_pre_hook(
-        lambda opt, args, kwargs: steps.append((type(opt).__name__, [g["lr"] for g in opt.param_groups])))
+    steps, initial = [], []
+
+    def on_step(opt, args, kwargs):
+        steps.append((type(opt).__name__, [g["lr"] for g in opt.param_groups]))
+        if not initial:  # the parameters as they were before the first step of this training
+            initial.extend((p, p.detach().clone()) for g in opt.param_groups for p in g["params"])
+
+    handle = register_optimizer_step_pre_hook(on_step)
     try:
         for name, (L, T_hot, T_cold, k, q) in SLABS.items():
             steps.clear()
+            initial.clear()
             cfg = Config(seed=seed, L=L, T_hot=T_hot, T_cold=T_cold, k=k, q=q, **PINNED)
-            with contextlib.redirect_stdout(io.StringIO()):
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
                 model, _ = train_fn(cfg)
+            if name == "readme":
+                rec.put("readme_printed", printed.getvalue()[:20000])
             rec.put(f"{name}_optimizer_steps", len(steps))
             rec.put(f"{name}_optimizers", sorted({kind for kind, _ in steps}))
             rec.put(f"{name}_learning_rates", sorted({lr for _, lrs in steps for lr in lrs})[:10])
@@ -52,6 +67,19 @@ def measure(seed, rec):
             if not isinstance(T, torch.Tensor):
                 raise TypeError(f"model(x) returned {type(T).__name__}, not a tensor")
             rec.save(f"{name}_field", {"T": T.detach().double().reshape(-1)})
+            if name == INIT_PROBE_SLAB:
+                rec.put(f"{name}_trained_parameters", len(initial))
+            if name == INIT_PROBE_SLAB and initial:
+                trained = [(p, p.detach().clone()) for p, _ in initial]
+                with torch.no_grad():
+                    for p, p0 in initial:
+                        p.copy_(p0)
+                    T0 = model(x)
+                    for p, p1 in trained:
+                        p.copy_(p1)
+                if not isinstance(T0, torch.Tensor):
+                    raise TypeError(f"model(x) returned {type(T0).__name__}, not a tensor")
+                rec.save(f"{name}_field_at_init", {"T": T0.detach().double().reshape(-1)})
             rec.save(f"{name}_model", {k: v for k, v in model.state_dict().items() if isinstance(v, torch.Tensor)})
     finally:
         handle.remove()
