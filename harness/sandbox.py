@@ -175,7 +175,8 @@ class BwrapSandbox(_Base):
         return args
 
     def wrap(self, argv, cwd, mounts, scratch) -> list[str]:
-        args = [self.bwrap, *self.view(), "--proc", "/proc", "--dev", "/dev", "--bind", str(scratch), "/tmp"]
+        # /tmp first: the Python install may live under /tmp (a CI checkout's venv) and must stay in view on top of it
+        args = [self.bwrap, "--bind", str(scratch), "/tmp", *self.view(), "--proc", "/proc", "--dev", "/dev"]
         for m in mounts:
             p = str(Path(m.path).resolve())
             args += ["--bind" if m.writable else "--ro-bind", p, p]

@@ -270,3 +270,22 @@ def test_exit_codes_are_never_turned_into_kills(mode, ws):
     assert (res.exit_code, res.timed_out) == (3, False) and res.duration_s >= 1
     res = box.run("exec >/dev/null 2>&1; sleep 30", ws, 1.5, 4096)
     assert res.timed_out and res.exit_code is None
+
+
+@needs_bwrap
+def test_a_python_install_under_tmp_stays_in_view(ws, tmp_path, monkeypatch):
+    """CI clones under /tmp, so its venv is under /tmp, which the sandbox replaces with the sample's
+    scratch folder: the venv must be mounted on top of that, not hidden by it."""
+    import subprocess
+
+    import harness.sandbox as sandbox_module
+
+    venv = Path("/tmp") / f"mldb-test-venv-{os.getpid()}"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    try:
+        installs = [*sandbox_module.python_installs(), venv]
+        monkeypatch.setattr(sandbox_module, "python_installs", lambda: installs)
+        res = run(get_sandbox("required"), f"{venv}/bin/python -c 'import sys; print(sys.prefix)'", ws)
+        assert res.stdout.strip() == str(venv), res.stderr
+    finally:
+        shutil.rmtree(venv, ignore_errors=True)
