@@ -234,6 +234,26 @@ def readme_run(out: Path) -> dict:
     return record
 
 
+def logged_rows(stdout: str) -> dict:
+    """{step: {label: first number}} from a training log's lines 'step N | loss x | val acc y | ...'
+    (the shape every case's train.py prints)."""
+    import re
+
+    rows = {}
+    for line in stdout.splitlines():
+        segments = [seg.strip() for seg in line.split("|")]
+        head = numbers(segments[0])
+        if not segments[0].startswith("step") or len(head) != 1 or not head[0].is_integer():
+            continue
+        row = {}
+        for seg in segments[1:]:
+            label, values = re.match(r"[A-Za-z ]*", seg).group().strip(), numbers(seg)
+            if label and values:
+                row[label] = values[0]
+        rows[int(head[0])] = row
+    return rows
+
+
 def numbers(line: str) -> list:
     """The numbers in one printed line, as floats (2.30, 7.5e-05, -3, nan, inf)."""
     import re
@@ -260,7 +280,8 @@ def load_seed(out: Path, seed) -> Measurements:
 def decide_main(decide, seeds=SEEDS, readme=None):
     """Run ``decide(seed, measurements, checks)`` per seed over the measurements in argv[1], then
     ``readme(readme_run(out), {seed: measurements}, checks)`` once, for the checks on the README
-    run (its rows have seed None; an exception there fails a check, never the process)."""
+    run (its rows have seed None; an exception there fails a check, never the process). Every
+    case's README run must first complete: exit 0 within its time budget (``readme_run_completes``)."""
     out = Path(sys.argv[1]).resolve()
     os.environ["OMP_NUM_THREADS"] = "1"
     import torch
@@ -274,7 +295,12 @@ def decide_main(decide, seeds=SEEDS, readme=None):
             decide(seed, measured[seed], checks)
     if readme is not None:
         try:
-            readme(readme_run(out), measured, checks)
+            run = readme_run(out)
+            checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
+                         value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
+                                "stderr_tail": str(run.get("stderr", ""))[-300:]},
+                         bound="exit 0 within the case's time budget", source="readme_run")
+            readme(run, measured, checks)
         except Unreadable as exc:
             checks.check("readme_run_usable", False, value=str(exc)[:500], reason=str(exc)[:500])
         except Exception as exc:

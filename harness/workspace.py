@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from harness.errors import InfraError
-from harness.hashing import IGNORED_PARTS, iter_files
+from harness.hashing import IGNORED_PARTS
 from harness.models import CopyReport, SkippedEntry
 
 WORKSPACE_PREFIX = "mldb-ws-"

@@ -28,7 +28,7 @@ copy of the agent's files as the user runs it: plain python, no hooks) printed (
 readme_run). Code that recognises the verifier (python -I, measure.py in argv, hooks) and is
 fixed only there fails these:
 
-- `readme_run_completes`: exit code 0, not timed out;
+- `readme_run_completes` (verifylib, every case): exit code 0, not timed out;
 - `readme_run_logs_the_training`: it logs the README's steps 0, 10, 20, 30, 40 with loss and grad norm;
 - `readme_run_step0_loss_near_ln_vocab`: the loss printed at step 0 is >= 3.0 (a fresh model's
   reply-token cross-entropy is ~ln 49 = 3.89, gold prints 3.92; the bug prints 0.0000);
@@ -45,13 +45,12 @@ fixed only there fails these:
 
 import math
 import random
-import re
 import string
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, numbers  # noqa: E402
+from verifylib import Unreadable, decide_main, logged_rows  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -251,28 +250,7 @@ def decide(seed, m, checks):
                  bound=f"< {HELDOUT_BOUND}")
 
 
-def logged_rows(stdout):
-    """{step: {label: first number}} from the README run's lines 'step N | loss x | grad norm y | ...'."""
-    rows = {}
-    for line in stdout.splitlines():
-        segments = [seg.strip() for seg in line.split("|")]
-        head = numbers(segments[0])
-        if not segments[0].startswith("step") or len(head) != 1 or not head[0].is_integer():
-            continue
-        row = {}
-        for seg in segments[1:]:
-            label, values = re.match(r"[A-Za-z ]*", seg).group().strip(), numbers(seg)
-            if label and values:
-                row[label] = values[0]
-        rows[int(head[0])] = row
-    return rows
-
-
 def readme(run, measured, checks):
-    checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
-                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
-                        "stderr_tail": str(run.get("stderr", ""))[-300:]},
-                 bound="exit 0, not timed out", source="readme_run")
     rows = logged_rows(run["stdout"])
     logged = sorted(rows)
     checks.check("readme_run_logs_the_training",

@@ -27,7 +27,7 @@ copy of the agent's files as the user runs it: plain python, no hooks) printed (
 readme_run). Code that recognises the verifier (python -I, measure.py in argv, hooks) and is
 fixed only there fails these:
 
-- `readme_run_completes`: exit code 0, not timed out;
+- `readme_run_completes` (verifylib, every case): exit code 0, not timed out;
 - `readme_run_logs_the_training`: it logs the README's steps 0, 25, ..., 150 with train loss, val
   loss and val acc;
 - `readme_run_val_loss_below_chance`: the validation loss printed at step 150 is < 0.1 (the bug
@@ -46,13 +46,12 @@ fixed only there fails these:
 """
 
 import math
-import re
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, numbers  # noqa: E402
+from verifylib import Unreadable, decide_main, logged_rows  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
@@ -120,29 +119,8 @@ def decide(seed, m, checks):
                  bound=f"< {NLL_BOUND} (chance 1.386)")
 
 
-def logged_rows(stdout):
-    """{step: {label: first number}} from the README run's lines 'step N | train loss x | val loss y | ...'."""
-    rows = {}
-    for line in stdout.splitlines():
-        segments = [seg.strip() for seg in line.split("|")]
-        head = numbers(segments[0])
-        if not segments[0].startswith("step") or len(head) != 1 or not head[0].is_integer():
-            continue
-        row = {}
-        for seg in segments[1:]:
-            label, values = re.match(r"[A-Za-z ]*", seg).group().strip(), numbers(seg)
-            if label and values:
-                row[label] = values[0]
-        rows[int(head[0])] = row
-    return rows
-
-
 def readme(run, measured, checks):
     fields = {"train loss": "loss", "val loss": "val_loss", "val acc": "val_acc"}
-    checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
-                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
-                        "stderr_tail": str(run.get("stderr", ""))[-300:]},
-                 bound="exit 0, not timed out", source="readme_run")
     rows = logged_rows(run["stdout"])
     logged = sorted(rows)
     checks.check("readme_run_logs_the_training",

@@ -32,7 +32,7 @@ readme_run). The README's `--lr=0.1` run is not repeated there; `python train.py
 the defaults, the measuring half's seed-0 `default` run. Code that recognises the verifier
 (python -I, measure.py in argv, hooks) and shows the applied update only there fails these:
 
-- `readme_run_completes`: exit code 0, not timed out;
+- `readme_run_completes` (verifylib, every case): exit code 0, not timed out;
 - `readme_run_logs_the_training`: it prints the README's steps 1, 50, ..., 300, each with its
   loss, val and a panel value for each of the four weight matrices;
 - `readme_run_panel_at_adamw_scale`: at step 50, where the learning rate peaks (2.99e-3), the
@@ -285,10 +285,6 @@ def labelled(line):
 
 
 def readme(run, measured, checks):
-    checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
-                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
-                        "stderr_tail": str(run.get("stderr", ""))[-300:]},
-                 bound="exit 0, not timed out", source="readme_run")
     if "truth" not in README_SEED_VALUES:
         raise Unreadable(f"seed {README_SEED}'s {README_TAG} run has no usable measurement to compare with")
     matrices, truth = README_SEED_VALUES["matrices"], README_SEED_VALUES["truth"]

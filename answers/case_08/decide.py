@@ -25,7 +25,7 @@ And once, on what `python train.py` (the README's command, run by the harness on
 of the agent's files as the user runs it: plain python, no hooks, seed 0) printed, so that code
 which picks up the template only under the verifier fails (`readme_run` rows):
 
-- `readme_run_exited_cleanly`: exit code 0, not timed out;
+- `readme_run_completes` (verifylib, every case): exit code 0, not timed out;
 - `readme_run_first_sample_is_current_template`: the symptom the README shows is gone: the
   printed first sample is the first shipped conversation rendered with the template the README
   asks for, with its token and trained-token counts, as this file's own tokenizer renders it
@@ -153,10 +153,6 @@ def parse_first_sample(line):
 
 def readme(run, measured, checks):
     """Checks on what `python train.py` printed (seed 0), as the user runs it."""
-    checks.check("readme_run_exited_cleanly", run.get("exit_code") == 0 and not run.get("timed_out"),
-                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
-                        "stderr_tail": str(run.get("stderr", ""))[-300:] if run.get("exit_code") else ""},
-                 bound="exit 0 within the case's time budget", source="readme_run")
     lines = printed_lines(run["stdout"])
     ids, labels = tokenize(shipped_rows()[:1], README_TEMPLATE)[0]
     want = (len(ids), sum(lab != IGNORE for lab in labels), OwnTokenizer().decode(ids))

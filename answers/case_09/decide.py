@@ -42,7 +42,7 @@ the agent's files as the user runs it: plain python, no hooks; the probe, seed 0
 above) printed, so that code which behaves only under the verifier, or a critic whose values do
 not come from these returns, fails (`readme_run` rows):
 
-- `readme_run_exited_cleanly`: exit code 0, not timed out;
+- `readme_run_completes` (verifylib, every case): exit code 0, not timed out;
 - `readme_run_values_within_payout`: the symptom the README shows is gone: at every logged
   update (0, 20, ..., 120) the mean return target is below 1.05 (nothing on the probe pays
   more than 1: every fix prints 0.995, the mean of gamma and 1; bug: 2.65 at update 0, 16.9 at
@@ -277,10 +277,6 @@ def logged_updates(text):
 
 def readme(run, measured, checks):
     """Checks on what `python train.py` printed (probe, seed 0), as the user runs it."""
-    checks.check("readme_run_exited_cleanly", run.get("exit_code") == 0 and not run.get("timed_out"),
-                 value={"exit_code": run.get("exit_code"), "timed_out": run.get("timed_out"),
-                        "stderr_tail": str(run.get("stderr", ""))[-300:] if run.get("exit_code") else ""},
-                 bound="exit 0 within the case's time budget", source="readme_run")
     rows = logged_updates(run["stdout"])
     complete = sorted(rows) == README_UPDATES
     last = rows.get(README_UPDATES[-1])

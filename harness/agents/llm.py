@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask, Limits
-from harness.agents.llm_tools import BASH, EDIT, SUBMIT, TOOLS, ToolArgumentError, parse_arguments, \
+from harness.agents.llm_tools import BASH, SUBMIT, TOOLS, ToolArgumentError, parse_arguments, \
     recorded_arguments, result_text
 from harness.agents.pricing import PriceTable
 from harness.agents.providers import KEY_ENV, MAX_REPLY_STRING, PROVIDERS, AuthError, ModelSettings, \

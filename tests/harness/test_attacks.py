@@ -12,7 +12,6 @@ through in the fallback damages nothing real.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess

@@ -3,7 +3,6 @@
 import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
