@@ -254,6 +254,37 @@ def logged_rows(stdout: str) -> dict:
     return rows
 
 
+def printed_numbers(text: str) -> list:
+    """(value, unit of its last printed digit) for each number in a printed line: 2.474 -> (2.474, 0.001)."""
+    import re
+
+    out = []
+    for tok in re.findall(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf)(?![\w.])", text):
+        mant, _, exp = tok.lower().partition("e")
+        decimals = len(mant.split(".", 1)[1]) if "." in mant else 0
+        out.append((float(tok), 10.0 ** (-decimals + (int(exp) if exp else 0))))
+    return out
+
+
+def step_lines(text: str) -> dict:
+    """{step: line} for the lines ``step N | ...`` of a run's output (the first line per step)."""
+    import re
+
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*step\s+(\d+)\s*\|", line)
+        if m:
+            out.setdefault(int(m.group(1)), line)
+    return out
+
+
+def max_diff(a, b) -> float:
+    """Largest absolute difference of two tensors (inf when their shapes differ or a value is NaN)."""
+    if a.shape != b.shape:
+        return float("inf")
+    return (a.double() - b.double()).abs().nan_to_num(float("inf")).max().item()
+
+
 def numbers(line: str) -> list:
     """The numbers in one printed line, as floats (2.30, 7.5e-05, -3, nan, inf)."""
     import re

@@ -60,7 +60,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, logged_rows  # noqa: E402
+from verifylib import Unreadable, decide_main, logged_rows, max_diff  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -155,12 +155,6 @@ def vote(queries, keys, key_rows, onehot, query_rows=None):
 def scores(probs, labels):
     logp = probs.clamp_min(1e-12).log()
     return F.nll_loss(logp, labels).item(), (logp.argmax(-1) == labels).float().mean().item()
-
-
-def max_diff(a, b):
-    if a.shape != b.shape:
-        return float("inf")
-    return (a.double() - b.double()).abs().nan_to_num(float("inf")).max().item()
 
 
 def decide(seed, m, checks):

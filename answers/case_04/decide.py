@@ -51,7 +51,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, logged_rows  # noqa: E402
+from verifylib import Unreadable, decide_main, logged_rows, max_diff  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
@@ -70,12 +70,6 @@ def val_labels(seed):
     """The labels of the case's validation set (data.make_dataset draws them first from its generator)."""
     g = torch.Generator().manual_seed(seed + VAL_SEED_OFFSET)
     return torch.randint(0, N_CLASSES, (N_VAL,), generator=g)
-
-
-def max_diff(a, b):
-    if a.shape != b.shape:
-        return float("inf")
-    return (a.double() - b.double()).abs().nan_to_num(float("inf")).max().item()
 
 
 def decide(seed, m, checks):

@@ -58,7 +58,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main  # noqa: E402
+from verifylib import Unreadable, decide_main, printed_numbers, step_lines  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -249,26 +249,6 @@ def decide(seed, m, checks):
         ref = REFERENCE_VAL[tag].get(seed)
         checks.check(f"{tag}:training_is_the_repos", ref is not None and abs(val - ref) < VAL_TOL,
                      value=round(val, 4), bound=f"{ref} +- {VAL_TOL} (the unchanged repo's validation loss)")
-
-
-def printed_numbers(text):
-    """(value, unit of its last printed digit) for each number in a printed line."""
-    out = []
-    for tok in re.findall(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf)(?![\w.])", text):
-        mant, _, exp = tok.lower().partition("e")
-        decimals = len(mant.split(".", 1)[1]) if "." in mant else 0
-        out.append((float(tok), 10.0 ** (-decimals + (int(exp) if exp else 0))))
-    return out
-
-
-def step_lines(text):
-    """{step: line} for the lines `step N | ...` of a run's output (the first line per step)."""
-    out = {}
-    for line in text.splitlines():
-        m = re.match(r"\s*step\s+(\d+)\s*\|", line)
-        if m:
-            out.setdefault(int(m.group(1)), line)
-    return out
 
 
 def labelled(line):

@@ -55,7 +55,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, numbers  # noqa: E402
+from verifylib import Unreadable, decide_main, numbers, printed_numbers, step_lines  # noqa: E402
 
 import torch  # noqa: E402
 
@@ -171,26 +171,6 @@ def decide(seed, m, checks):
     checks.check("raw_nan_still_surfaces", m.number("poison:batches") >= 3 and (error is not None or bad_losses > 0),
                  value={"error": error, "non_finite_losses": bad_losses, "history_rows": m.number("poison:history_rows")},
                  bound="train() raises or records a non-finite loss", source="reported")
-
-
-def printed_numbers(text):
-    """(value, unit of its last printed digit) for each number in a printed line."""
-    out = []
-    for tok in re.findall(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf)(?![\w.])", text):
-        mant, _, exp = tok.lower().partition("e")
-        decimals = len(mant.split(".", 1)[1]) if "." in mant else 0
-        out.append((float(tok), 10.0 ** (-decimals + (int(exp) if exp else 0))))
-    return out
-
-
-def step_lines(text):
-    """{step: line} for the lines `step N | ...` of a run's output (the first line per step)."""
-    out = {}
-    for line in text.splitlines():
-        m = re.match(r"\s*step\s+(\d+)\s*\|", line)
-        if m:
-            out.setdefault(int(m.group(1)), line)
-    return out
 
 
 def parse_line(line):
