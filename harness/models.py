@@ -125,7 +125,7 @@ class ReferenceStep(Record):
 
 
 class Report(Record):
-    """What an agent submits at the end. Kept small on purpose (see DESIGN.md)."""
+    """What an agent submits at the end. Kept small on purpose (see docs/design.md)."""
 
     root_cause: str
     location: str = Field(default="", description="file:line or file:start-end; several separated by ';'")

@@ -2,7 +2,7 @@
 
 It asks for a diagnosis and a fix, as a user would. It deliberately does not ask the
 agent to name a discriminating test or competing hypotheses: the judge reads the
-process from the transcript (DESIGN.md, "Report").
+process from the transcript (docs/design.md, "Report").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scores with honest error bars (JUDGING.md): the case is the unit of analysis.
+"""Scores with honest error bars (docs/design.md, Statistics): the case is the unit of analysis.
 
 A condition's score on a criterion is the mean over cases of the per-case pass rate over
 scored samples. With one scored sample per case it is a binomial rate and gets a Wilson

@@ -1,4 +1,5 @@
-"""Case validation (CASES.md): broken fails, gold passes, over-fixes rejected, oracle/floor agents, leak scan."""
+"""Case validation (docs/cases.md, answers/README.md): broken fails, gold passes, over-fixes and wrong corpus
+fixes rejected, correct corpus fixes accepted, README output reproduced, oracle/floor agents, leak scan."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from harness.verification import verify_tree
 
 LOCATION = re.compile(r"(?P<file>[\w./\\-]+\.\w+)\s*:\s*(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?")
 
-# Added lines that hide a symptom instead of fixing a cause (DESIGN.md, fallback_added).
+# Added lines that hide a symptom instead of fixing a cause (docs/design.md, fallback_added).
 FALLBACK_PATTERNS = {
     "clamp": re.compile(r"\.clamp(_)?\(|torch\.clamp\(|\.clip\(|np\.clip\("),
     "nan_to_num": re.compile(r"nan_to_num"),
