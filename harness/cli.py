@@ -8,51 +8,18 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from harness.agents import make_agent
 from harness.agents.base import Limits
 from harness.cases import find_root, list_case_ids, load_cases
+from harness.cli_common import app, err, out
+from harness.cli_common import fail as _fail
+from harness.cli_common import print_frame as _print_frame
 from harness.errors import BenchError, ConfigError
-from harness.report import display_table, summary_table
-from harness.results import read_manifest, read_samples
 from harness.runner import RunConfig, run, run_scratch
 from harness.sandbox import get_sandbox
 from judges.rubric import DEFAULT_MAX_INPUT_TOKENS as DEFAULT_JUDGE_INPUT_TOKENS
-
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="ml-debug-bench: can an AI agent debug a broken ML training setup?")
-# Tables are wide; when piped (CI logs, files) do not squeeze them into 80 columns.
-out = Console(width=None if sys.stdout.isatty() else 200)
-err = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
-
-
-def _fail(exc: Exception, code: int = 2):
-    err.print(f"[bold red]error:[/] {exc}")
-    raise typer.Exit(code)
-
-
-def _print_frame(df, title: str) -> None:
-    table = Table(title=title, show_lines=False)
-    for col in df.columns:
-        table.add_column(str(col))
-    for _, row in df.iterrows():
-        table.add_row(*[str(v) for v in row.tolist()])
-    out.print(table)
-
-
-def print_results(run_dir: Path) -> None:
-    manifest = read_manifest(run_dir)
-    samples = read_samples(run_dir)
-    _print_frame(display_table(samples), f"run {manifest.run_id} — agent {manifest.agent}, sandbox {manifest.sandbox}")
-    summary = summary_table(samples)
-    if not summary.empty:
-        _print_frame(summary, "summary: pass/scored, score = mean over cases [95% CI: Wilson at one sample per case, else t over case means]; unscored and n/a never count as pass or fail")
-    missing = len(manifest.case_ids) * len(manifest.conditions) * manifest.epochs - len(samples)
-    if missing:
-        out.print(f"[yellow]{missing} planned sample(s) have no result (run interrupted?)[/]")
 
 
 def _conditions(spec: Optional[str], skill: Optional[Path]) -> tuple[tuple[str, ...], Optional[str], Optional[str]]:
@@ -140,7 +107,7 @@ def run_cmd(
             if hasattr(agent_obj, "check_limits"):
                 agent_obj.check_limits(limits)
             cfg = RunConfig(agent=agent_obj, cases=load_cases(inputs.root, cases or None), out_root=out_dir,
-                            epochs=epochs, conditions=conds, skill_text=skill_text, skill_sha256=skill_sha,
+                            epochs=epochs, conditions=conds, skill_text=skill_text, skill_sha256=skill_sha, skill_path=skill,
                             limits=limits, sandbox=box,
                             judge=_run_judge_hook(judge, judge_repeats, agent, judge_base_url, judge_max_input_tokens),
                             inputs=inputs, work_dir=work_dir)
@@ -149,15 +116,6 @@ def run_cmd(
         _fail(exc)
     print_results(run_dir)
     out.print(f"results: {run_dir}")
-
-
-@app.command("report")
-def report_cmd(run_dir: Path = typer.Argument(..., help="a results/<run_id> folder")):
-    """Print a saved run's results table from disk."""
-    try:
-        print_results(run_dir)
-    except BenchError as exc:
-        _fail(exc)
 
 
 @app.command("validate")
@@ -344,6 +302,8 @@ def judge_cmd(
     if dry_run:
         return
     _print_judge_stats(judge_obj)
+    from harness.results import read_samples
+
     _print_repeat_agreement(read_samples(run_dir))
     print_results(run_dir)
 
@@ -419,6 +379,11 @@ def import_seed_cmd(
         _fail(exc)
     write_labeled_set(out_path, items)
     out.print(f"{len(items)} labeled item(s) written to {out_path}")
+
+
+# registers the commands that read saved runs on the same app
+from harness import cli_results  # noqa: E402,F401
+from harness.cli_results import print_results  # noqa: E402
 
 
 def main() -> None:  # pragma: no cover

@@ -42,6 +42,8 @@ class RunConfig:
     conditions: tuple[str, ...] = (CONTROL,)
     skill_text: str | None = None
     skill_sha256: str | None = None
+    # the --skill path as given (a SKILL.md file or its folder): CLI agents install it the way their tool loads skills
+    skill_path: Path | None = None
     limits: Limits = Limits()
     sandbox: object = None
     run_id: str | None = None
@@ -152,7 +154,8 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
             transcript.append("message", role="user", content=prompt)
             task = AgentTask(case_id=case.id, workspace=ws, system_prompt=system, prompt=prompt,
                              limits=cfg.limits, transcript=transcript,
-                             tools=Toolbox(ws, transcript, cfg.sandbox, cfg.limits))
+                             tools=Toolbox(ws, transcript, cfg.sandbox, cfg.limits),
+                             skill_text=skill, skill_path=cfg.skill_path if condition == SKILL else None)
             try:
                 outcome = cfg.agent.run(task)
             except ConfigError as exc:  # e.g. a refused API key: abort the run, keep the transcript

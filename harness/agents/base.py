@@ -158,6 +158,9 @@ class AgentTask:
     limits: Limits
     transcript: TranscriptWriter
     tools: Toolbox
+    # the skill arm only: the skill's text (already in system_prompt) and the --skill path it came from
+    skill_text: str | None = None
+    skill_path: Path | None = None
 
 
 @dataclass
