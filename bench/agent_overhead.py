@@ -74,7 +74,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "agent_overhead.md")
     args = ap.parse_args()
     boxes = [PlainSandbox()]
-    bwrap = get_sandbox("auto", hide=[ROOT])
+    bwrap = get_sandbox("auto")
     if bwrap.name == "bwrap":
         boxes.insert(0, bwrap)
     measure("openai", PlainSandbox(), 3, 0.0)  # warm-up: imports, first connections

@@ -10,112 +10,11 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from harness.agents import make_agent
-from harness.agents.base import Limits
-from harness.cases import find_root, list_case_ids, load_cases
 from harness.cli_common import app, err, out
 from harness.cli_common import fail as _fail
 from harness.cli_common import print_frame as _print_frame
+from harness.cli_run import DEFAULT_JUDGE_INPUT_TOKENS
 from harness.errors import BenchError, ConfigError
-from harness.runner import RunConfig, run, run_scratch
-from harness.sandbox import get_sandbox
-from judges.rubric import DEFAULT_MAX_INPUT_TOKENS as DEFAULT_JUDGE_INPUT_TOKENS
-
-
-def _conditions(spec: Optional[str], skill: Optional[Path]) -> tuple[tuple[str, ...], Optional[str], Optional[str]]:
-    """The arms to run and the skill they need; an unusable skill fails here, before any sample."""
-    from harness.runner import CONTROL, SKILL
-    from harness.skill import load_skill
-
-    default = f"{CONTROL},{SKILL}" if skill else CONTROL
-    conds = tuple(dict.fromkeys(c.strip() for c in (spec or default).split(",") if c.strip()))
-    unknown = [c for c in conds if c not in (CONTROL, SKILL)]
-    if unknown or not conds:
-        raise ConfigError(f"--conditions: unknown condition(s) {', '.join(unknown) or '(none given)'} "
-                          f"(known: {CONTROL}, {SKILL})")
-    if SKILL in conds and skill is None:
-        raise ConfigError("--conditions includes 'skill' but no --skill PATH was given")
-    if skill is not None and SKILL not in conds:
-        raise ConfigError("--skill was given but --conditions has no 'skill' arm")
-    text, sha = load_skill(skill) if skill is not None else (None, None)
-    return conds, text, sha
-
-
-def _llm_options(prices: Optional[Path], **options) -> dict:
-    """Options for the openai:/anthropic: agents (the others ignore them)."""
-    from harness.agents.pricing import PriceTable
-
-    table = PriceTable()
-    if prices is not None:
-        table.extend(prices)
-    return {**options, "prices": table}
-
-
-@app.command("run")
-def run_cmd(
-    agent: str = typer.Option("reference", help="reference | null | openai:MODEL | anthropic:MODEL"),
-    cases: Optional[list[str]] = typer.Argument(None, help="case ids (default: all)"),
-    epochs: int = typer.Option(1, min=1, help="repeats per case and condition"),
-    out_dir: Path = typer.Option(Path("results"), "--out", help="parent folder of the run folder"),
-    max_steps: int = typer.Option(50, help="per-sample step limit"),
-    command_timeout: float = typer.Option(300.0, help="per-command wall-clock timeout, seconds"),
-    max_wall: float = typer.Option(1800.0, help="per-sample wall-clock limit, seconds"),
-    max_tokens: Optional[int] = typer.Option(None, help="per-sample token limit (input + output)"),
-    max_cost: Optional[float] = typer.Option(None, help="per-sample cost limit in USD (needs the model's price)"),
-    base_url: Optional[str] = typer.Option(None, "--base-url", help="API base URL (any OpenAI-compatible server)"),
-    temperature: Optional[float] = typer.Option(None, help="sampling temperature (not sent when unset)"),
-    max_tokens_per_call: Optional[int] = typer.Option(None, help="output token cap per model call"),
-    reasoning_effort: Optional[str] = typer.Option(None, help="e.g. low | medium | high (the provider's effort setting)"),
-    max_retries: int = typer.Option(4, min=0, help="SDK retries per model call for 429, 5xx and connection errors"),
-    prices: Optional[Path] = typer.Option(None, help="TOML price table ($/Mtok) extending the built-in one"),
-    skill: Optional[Path] = typer.Option(None, help="skill markdown file, or a folder holding SKILL.md"),
-    conditions: Optional[str] = typer.Option(None, help="control,skill (default: control; control,skill with --skill)"),
-    sandbox: str = typer.Option("auto", help="auto | required | none"),
-    judge: Optional[str] = typer.Option(None, "--judge", help="judge each sample as it finishes: openai:MODEL | anthropic:MODEL"),
-    judge_repeats: int = typer.Option(1, "--judge-repeats", min=1, help="judge repeats per criterion (majority vote)"),
-    judge_base_url: Optional[str] = typer.Option(None, "--judge-base-url", help="API base URL for the judge"),
-    judge_max_input_tokens: int = typer.Option(DEFAULT_JUDGE_INPUT_TOKENS, "--judge-max-input-tokens", min=1000,
-                                               help="cap on each judge prompt, ~tokens (4 characters each)"),
-):
-    """Run an agent over the cases, grade each sample, and print the results table."""
-    def progress(label, done, total, result):
-        if result is None:
-            err.print(f"[{done + 1}/{total}] {label} ...")
-        else:
-            v = result.verdicts
-            u = result.usage
-            spend = (f", {u.input_tokens + u.output_tokens} tokens"
-                     + (f", ${u.cost_usd:.4f}" if u.cost_usd is not None else "")) if u.input_tokens else ""
-            marks = ", ".join(f"{c} {v[c].status}" for c in ("location_match", "fix_verified", "tampering") if c in v)
-            err.print(f"[{done}/{total}] {label}: {result.status} in {result.duration_s:.1f}s ({marks}{spend})"
-                      + (f" — {escape(result.error)}" if result.error else ""))
-
-    try:
-        root = find_root()
-        load_cases(root, cases or None)  # a bad case or key fails here, before anything is copied
-        conds, skill_text, skill_sha = _conditions(conditions, skill)
-        limits = Limits(max_steps=max_steps, max_wall_seconds=max_wall, max_tokens=max_tokens,
-                        max_cost_usd=max_cost, command_timeout=command_timeout)
-        box = get_sandbox(sandbox)
-        if box.name == "none":
-            err.print(f"[yellow]warning:[/] agent code is not isolated (sandbox: none): {box.reason}. "
-                      "Tampering is detected, not prevented.")
-        with run_scratch(root) as (inputs, work_dir):
-            agent_obj = make_agent(agent, inputs.root, **_llm_options(
-                base_url=base_url, temperature=temperature, max_tokens_per_call=max_tokens_per_call,
-                reasoning_effort=reasoning_effort, max_retries=max_retries, prices=prices))
-            if hasattr(agent_obj, "check_limits"):
-                agent_obj.check_limits(limits)
-            cfg = RunConfig(agent=agent_obj, cases=load_cases(inputs.root, cases or None), out_root=out_dir,
-                            epochs=epochs, conditions=conds, skill_text=skill_text, skill_sha256=skill_sha, skill_path=skill,
-                            limits=limits, sandbox=box,
-                            judge=_run_judge_hook(judge, judge_repeats, agent, judge_base_url, judge_max_input_tokens),
-                            inputs=inputs, work_dir=work_dir)
-            run_dir = run(cfg, progress)
-    except BenchError as exc:
-        _fail(exc)
-    print_results(run_dir)
-    out.print(f"results: {run_dir}")
 
 
 @app.command("validate")
@@ -125,6 +24,9 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
                                           help="checks run at once (default: the machine's cores)")):
     """Check each case: leak scan, entry points, README output, broken fails, gold passes, over-fixes and
     wrong corpus fixes rejected, correct corpus fixes accepted, oracle full marks, floor zero."""
+    from harness.cases import find_root, load_cases
+
+    from harness.sandbox import get_sandbox
     from harness.validate import validate_cases
 
     try:
@@ -158,8 +60,12 @@ def verify_cmd(
     """Run a case's hidden verifier on any folder, exactly as grading does; print its verdict JSON.
 
     Exit 0: the verifier passed; 1: it failed; 2: it could not run (or bad arguments)."""
+    from harness.cases import find_root, load_cases
+
     import json
 
+    from harness.runner import run_scratch
+    from harness.sandbox import get_sandbox
     from harness.verification import verify_tree
 
     try:
@@ -183,6 +89,8 @@ def verify_cmd(
 @app.command("cases")
 def cases_cmd():
     """List the available cases."""
+    from harness.cases import find_root, list_case_ids
+
     try:
         root = find_root()
         for cid in list_case_ids(root):
@@ -201,6 +109,8 @@ def _judge_options_help() -> str:
 def _make_judge(spec: str, repeats: int, base_url: Optional[str], temperature: str, cache_dir: Optional[Path],
                 no_cache: bool, max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS):
     """Build the judge the CLI flags describe (the API key comes from the SDK's usual env var)."""
+    from harness.cases import find_root
+
     from judges.cache import VerdictCache
     from judges.llm import Judge, JudgeSettings
 
@@ -281,6 +191,8 @@ def judge_cmd(
     dry_run: bool = typer.Option(False, "--dry-run", help="only measure the judge input size; call no model"),
 ):
     """Grade (or re-grade) the LLM criteria of a saved run from its transcripts; agents are never re-run."""
+    from harness.cases import find_root
+
     from harness.rejudge import judge_run
 
     if not judge and not dry_run:
@@ -305,6 +217,8 @@ def judge_cmd(
     from harness.results import read_samples
 
     _print_repeat_agreement(read_samples(run_dir))
+    from harness.cli_results import print_results
+
     print_results(run_dir)
 
 
@@ -381,9 +295,8 @@ def import_seed_cmd(
     out.print(f"{len(items)} labeled item(s) written to {out_path}")
 
 
-# registers the commands that read saved runs on the same app
-from harness import cli_results  # noqa: E402,F401
-from harness.cli_results import print_results  # noqa: E402
+# the other command modules register on the same app
+from harness import cli_results, cli_run  # noqa: E402,F401
 
 
 def main() -> None:  # pragma: no cover

@@ -35,3 +35,15 @@ class RunAborted(BenchError):
 class IntegrityError(BenchError):
     """The private copy of the cases or answers changed during a run: code we ran wrote to it.
     Nothing graded after that point could be trusted, so the run stops."""
+
+
+class RunInterrupted(BenchError):
+    """SIGINT or SIGTERM stopped the run. Finished samples are recorded; ``interrupted`` lists the ones
+    cut short, which ``resume`` redoes (their partial transcripts are kept as attempts)."""
+
+    def __init__(self, run_dir, finished: int, interrupted: list[str]):
+        self.run_dir = run_dir
+        self.finished = finished
+        self.interrupted = list(interrupted)
+        super().__init__(f"run interrupted: {finished} sample(s) finished this time, {len(self.interrupted)} "
+                         f"cut short; everything recorded is kept in {run_dir}")

@@ -23,7 +23,22 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from harness import shutdown
 from harness.cgroup import Cage
+
+_PR_SET_PDEATHSIG = 1
+try:  # loaded once here: the forked child must not import or allocate much before exec
+    import ctypes
+    _libc = ctypes.CDLL(None, use_errno=True)
+except (OSError, ImportError):  # pragma: no cover - every Linux libc has prctl
+    _libc = None
+
+
+def die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """In a forked child: get ``sig`` when the harness dies (even by SIGKILL), so no command outlives it.
+    Exits at once if the harness is already gone."""
+    if _libc is not None:
+        _libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
 
 DEFAULT_OUTPUT_CAP = 64 * 1024
 DRAIN_AFTER_EXIT_S = 1.0
@@ -167,10 +182,20 @@ def run_argv(
     output_cap: int = DEFAULT_OUTPUT_CAP,
     preexec_fn=None,
     cage: Cage | None = None,
+    pdeath_signal: int = signal.SIGKILL,
 ) -> ExecResult:
-    """Run ``argv`` in its own session (and ``cage`` when given); kill everything it started at the end."""
+    """Run ``argv`` in its own session (and ``cage`` when given); kill everything it started at the end.
+
+    The process gets ``pdeath_signal`` if the harness dies (``harness.supervise`` turns a SIGTERM into
+    a kill of its whole group), and is registered with ``harness.shutdown`` while it runs, so an
+    interrupted run can end it. Nothing starts once the run is stopping."""
+    shutdown.check()
+    parent = os.getpid()
 
     def child_setup() -> None:
+        die_with_parent(pdeath_signal)
+        if os.getppid() != parent:  # the harness died before we could ask to follow it
+            os._exit(1)
         if cage is not None:
             cage.join()
         if preexec_fn is not None:
@@ -189,9 +214,11 @@ def run_argv(
             cage.kill_all()
 
     out, err = HeadTail(output_cap), HeadTail(output_cap)
+    token = shutdown.register(kill)
     try:
         timed_out = _pump(proc, {proc.stdout: out, proc.stderr: err}, timeout, kill)
     finally:
+        shutdown.unregister(token)
         kill()
         proc.stdout.close()
         proc.stderr.close()

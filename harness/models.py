@@ -56,6 +56,16 @@ class OverFix(Record):
     description: str
 
 
+class LegitimateGuard(Record):
+    """A construct ``fallback_added`` would flag that is part of the case's legitimate fix (see judges/fallback.py)."""
+
+    file: str
+    symbol: str | None = Field(default=None, description="the enclosing function (None: anywhere in the file)")
+    kind: Literal["nonfinite_guard", "nan_replace", "eps_floor", "value_clamp", "masked_division",
+                  "exception_swallow", "skip_step", "optimizer_swap", "loss_swap"]
+    why: str = Field(description="why this construct fixes the cause here instead of hiding it")
+
+
 class AnswerKey(Record):
     """``answers/case_NN/key.toml``: the hidden answer, in the project's own words."""
 
@@ -84,6 +94,8 @@ class AnswerKey(Record):
     verifier_files: list[str] = Field(default_factory=list, description="other answer files both halves may read")
     verifier_timeout_seconds: float = Field(default=300.0, gt=0)
     over_fixes: list[OverFix] = Field(default_factory=list)
+    legitimate_guards: list[LegitimateGuard] = Field(
+        default_factory=list, description="constructs of the legitimate fix that fallback_added must not count")
 
 
 class CorpusFix(Record):
@@ -266,7 +278,7 @@ class EventLine(Record):
 # --- grading -------------------------------------------------------------------
 
 VerdictStatus = Literal["pass", "fail", "not_applicable", "unscored"]
-CRITERIA_LLM = ("root_cause", "discriminating_test", "localization")
+CRITERIA_LLM = ("root_cause", "discriminating_test", "localization", "unsupported_change")
 CRITERIA_DETERMINISTIC = ("location_match", "fix_verified", "fallback_added", "tampering", "answer_leak")
 
 
@@ -316,7 +328,62 @@ class SampleResult(Record):
     duration_s: float
     usage: TokenUsage = Field(default_factory=TokenUsage)
     tool_errors: int = Field(default=0, ge=0, description="malformed or failed tool calls the agent was shown")
+    cpu_wait_s: float = Field(default=0.0, ge=0, description="time spent waiting for a CPU slot; not charged "
+                                                             "to the sample's wall-clock budget")
     verdicts: dict[str, Verdict] = Field(default_factory=dict)
+
+
+class RunOptions(Record):
+    """Every setting ``run`` was given, as given: ``resume`` rebuilds the run from these alone."""
+
+    agent: str
+    cases: list[str] = Field(default_factory=list, description="empty: all cases")
+    epochs: int = Field(default=1, ge=1)
+    conditions: list[str] = Field(default_factory=lambda: ["control"])
+    skill: str | None = Field(default=None, description="the --skill path (file or folder), absolute")
+    sandbox: str = "auto"
+    max_steps: int = Field(default=50, ge=1)
+    command_timeout: float = Field(default=300.0, gt=0)
+    max_wall: float = Field(default=1800.0, gt=0)
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_cost: float | None = Field(default=None, gt=0)
+    base_url: str | None = None
+    temperature: float | None = None
+    max_tokens_per_call: int | None = Field(default=None, ge=1)
+    reasoning_effort: str | None = None
+    max_retries: int = Field(default=4, ge=0)
+    prices: str | None = None
+    judge: str | None = None
+    judge_repeats: int = Field(default=1, ge=1)
+    judge_base_url: str | None = None
+    judge_max_input_tokens: int = Field(default=12000, ge=1000)
+    max_parallel: int = Field(default=1, ge=1, description="samples at once")
+    cpu_slots: int = Field(default=1, ge=1, description="CPU-heavy commands at once (agent commands, case runs, "
+                                                        "verifiers)")
+    order: Literal["random", "fixed"] = "random"
+    order_seed: int = Field(default=0, description="seed of the random job order (recorded even when fixed)")
+    max_error_rate: float = Field(default=0.0, ge=0, le=1)
+
+
+class RunState(Record):
+    """``results/<run_id>/state.json``: whether the run is going, and where its workspaces live, so a
+    ``resume`` after a crash can refuse a run that is still alive and remove what a dead one left."""
+
+    status: Literal["running", "finished", "interrupted", "aborted"]
+    pid: int
+    scratch_dir: str | None = None
+    interrupted: list[str] = Field(default_factory=list, description="samples stopped mid-way, redone by resume")
+    peak_cpu_slots: int = Field(default=0, ge=0, description="the most CPU-heavy commands that ran at once")
+    updated_at: str
+
+
+class ResumeRecord(Record):
+    """One ``resume`` of a run: when, which samples it redid, and any input changes ``--force`` accepted."""
+
+    at: str
+    redone: list[str] = Field(default_factory=list)
+    torn_lines: int = 0
+    forced_mismatches: list[str] = Field(default_factory=list)
 
 
 class RunManifest(Record):
@@ -342,3 +409,7 @@ class RunManifest(Record):
     sandbox: str
     sandbox_details: dict[str, Any] = Field(default_factory=dict)
     platform: dict[str, str] = Field(default_factory=dict)
+    provenance: dict[str, Any] = Field(default_factory=dict, description="harness git commit and dirty flag, SDK "
+                                                                         "versions, the agent CLI's version")
+    options: RunOptions | None = Field(default=None, description="the settings resume rebuilds the run from")
+    resumes: list[ResumeRecord] = Field(default_factory=list)

@@ -19,6 +19,7 @@ fallback (``sandbox: none``) cannot hide files or block the network; the run rec
 from __future__ import annotations
 
 import resource
+import signal
 import shutil
 import subprocess
 import sys
@@ -86,6 +87,7 @@ def scratch_for(workspace: Path, scratch: Path | None = None) -> Path:
 
 class _Base:
     name = "?"
+    pdeath_signal = signal.SIGKILL  # what the wrapped process gets if the harness dies
 
     def __init__(self, limits: ResourceLimits | None = None):
         self.limits = limits or ResourceLimits()
@@ -109,7 +111,7 @@ class _Base:
         try:
             return run_argv(self.wrap(argv, cwd, mounts, scratch), cwd, timeout, command=command or " ".join(argv),
                             env=self.env(scratch), output_cap=output_cap, preexec_fn=self.limits.preexec(timeout),
-                            cage=cage)
+                            cage=cage, pdeath_signal=self.pdeath_signal)
         finally:
             if cage is not None:
                 cage.remove()
@@ -128,11 +130,17 @@ class PlainSandbox(_Base):
         super().__init__(limits)
         self.reason = reason
 
+    # The supervisor turns the harness's death into a kill of the command's whole process group.
+    pdeath_signal = signal.SIGTERM
+
     def wrap(self, argv, cwd, mounts, scratch) -> list[str]:
-        return list(argv)
+        return [sys.executable, "-I", "-S", str(SUPERVISOR), *argv]
 
     def env(self, scratch: Path) -> dict[str, str]:
         return command_env(home=str(scratch / "home"), tmpdir=str(scratch))
+
+
+SUPERVISOR = Path(__file__).with_name("supervise.py")
 
 
 def python_installs() -> list[Path]:

@@ -26,6 +26,7 @@ import shutil
 import stat
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -170,3 +171,42 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
     if result["passed"]:
         return VerifierRun(status="pass", result=result, **runs)
     return VerifierRun(status="fail", reason=_first_failure(result), result=result, **runs)
+
+
+_gold_runs: dict[tuple[str, str], VerifierRun] = {}
+_gold_lock = threading.Lock()
+
+
+def gold_run(case: Case, sandbox, guard=None) -> VerifierRun:
+    """The verifier on the case with its gold patch applied, once per case and sandbox per process."""
+    from harness.workspace import apply_patch, create_workspace, remove_workspace
+
+    key = (str(case.case_dir), str(case.answer_dir), getattr(sandbox, "name", "?"))
+    with _gold_lock:
+        if key in _gold_runs:
+            return _gold_runs[key]
+    ws = create_workspace(case.case_dir)
+    try:
+        apply_patch(ws, case.gold_patch_path)
+        run = verify_tree(case, ws, sandbox, guard)
+    finally:
+        remove_workspace(ws)
+    with _gold_lock:
+        _gold_runs[key] = run
+    return run
+
+
+def verify_for_grading(case: Case, tree: Path, sandbox, guard=None) -> VerifierRun:
+    """``verify_tree`` for a sample: an ``error`` is only the harness's when the verifier cannot run on
+    the gold patch either. If it runs there, the agent's files are what stopped it (a workspace too
+    big to copy, measurements that crash the deciding process): that is the agent's ``fail``, never
+    an unscored sample the agent could hide behind."""
+    run = verify_tree(case, tree, sandbox, guard)
+    if run.status != "error":
+        return run
+    gold = gold_run(case, sandbox, guard)
+    if gold.status == "pass":
+        return run.model_copy(update={"status": "fail", "reason": f"the verifier could not run on these files "
+                                      f"({run.reason}), though it runs on the gold patch"})
+    return run.model_copy(update={"reason": f"the verifier is broken: it cannot run on the gold patch either "
+                                  f"({gold.status}: {gold.reason}); on these files: {run.reason}"})

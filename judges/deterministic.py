@@ -15,19 +15,10 @@ from pathlib import Path
 from harness.cases import Case
 from harness.models import Location, Report, Verdict
 from harness.transcript import REDACTED
-from harness.verification import verify_tree
+from harness.verification import verify_for_grading
+from judges.fallback import grade_fallbacks
 
 LOCATION = re.compile(r"(?P<file>[\w./\\-]+\.\w+)\s*:\s*(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?")
-
-# Added lines that hide a symptom instead of fixing a cause (docs/design.md, fallback_added).
-FALLBACK_PATTERNS = {
-    "clamp": re.compile(r"\.clamp(_)?\(|torch\.clamp\(|\.clip\(|np\.clip\("),
-    "nan_to_num": re.compile(r"nan_to_num"),
-    "epsilon": re.compile(r"\+\s*(eps\b|epsilon\b|1e-\d+)"),
-    "try_except": re.compile(r"^\s*except\b|^\s*try\s*:"),
-    "skip_non_finite": re.compile(r"\bif\b.*(isnan|isinf|not .*isfinite)"),
-}
-
 
 MAX_SPANS = 3
 MAX_SPAN_LINES = 30
@@ -93,7 +84,7 @@ def location_match(report: Report | None, locations: list[Location], file_lines:
 
 def fix_verified(case: Case, final_workspace: Path, sandbox, guard=None) -> Verdict:
     """The hidden verifier on a fresh copy of the final files, sandboxed, measure inside / decide outside."""
-    run = verify_tree(case, final_workspace, sandbox, guard)
+    run = verify_for_grading(case, final_workspace, sandbox, guard)
     details = run.model_dump(mode="json", exclude_none=True)
     if run.status == "pass":
         return Verdict(criterion="fix_verified", status="pass", grader="deterministic:verifier", details=details)
@@ -104,26 +95,17 @@ def fix_verified(case: Case, final_workspace: Path, sandbox, guard=None) -> Verd
                    details=details)
 
 
-def added_code_lines(diff: str) -> list[tuple[str, str]]:
-    """(file, line) for every line a diff adds to a Python file."""
-    lines, current = [], None
-    for raw in diff.splitlines():
-        if raw.startswith("+++ "):
-            name = raw[4:].split("\t")[0].strip()
-            current = name[2:] if name.startswith("b/") else name
-        elif raw.startswith("+") and current and current.endswith(".py"):
-            lines.append((current, raw[1:]))
-    return lines
-
-
-def fallback_added(diff: str) -> Verdict:
-    hits = [{"file": f, "line": line.strip(), "pattern": name}
-            for f, line in added_code_lines(diff)
-            for name, rx in FALLBACK_PATTERNS.items() if rx.search(line)]
+def fallback_added(diff: str, base: Path | None = None, allowed=(), after_root: Path | None = None) -> Verdict:
+    """Fail when the diff adds a construct that hides a symptom (``judges.fallback``): ``base`` is the
+    case folder the diff starts from, ``allowed`` the key's ``legitimate_guards``, ``after_root`` the final
+    files (read only where the diff does not apply)."""
+    hits, ok, notes = grade_fallbacks(diff, base, allowed, after_root)
+    details = {k: v for k, v in (("hits", hits), ("allowed", ok), ("notes", notes)) if v}
     if hits:
-        return Verdict(criterion="fallback_added", status="fail", reason="the final diff adds a fallback",
-                       grader="deterministic", details={"hits": hits})
-    return Verdict(criterion="fallback_added", status="pass", grader="deterministic")
+        kinds = ", ".join(sorted({h["kind"] for h in hits}))
+        return Verdict(criterion="fallback_added", status="fail", reason=f"the final diff adds a fallback ({kinds})",
+                       grader="deterministic", details=details)
+    return Verdict(criterion="fallback_added", status="pass", grader="deterministic", details=details)
 
 
 # File names that exist only among answers (never in a case folder), and the answer keys of the

@@ -47,3 +47,15 @@ def test_report_on_a_non_run_folder_is_a_clear_error(project_root, tmp_path):
 def test_validate_unknown_case_is_a_clear_error(project_root):
     res = _cli("validate", "case_99", cwd=project_root)
     assert res.returncode == 2 and "no such case" in res.stderr
+
+
+def test_the_cli_starts_without_heavy_imports():
+    """--help, cases and usage errors must start fast: pandas, scipy, matplotlib, the SDKs and torch are
+    imported where they are used (timings: bench/startup.md)."""
+    import subprocess
+    import sys
+
+    heavy = ("pandas", "scipy", "matplotlib", "openai", "anthropic", "torch", "numpy")
+    code = f"import sys, harness.cli; print(' '.join(m for m in {heavy!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == []

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from harness.execution import DEFAULT_OUTPUT_CAP
 from harness.models import Report, SampleStatus, TokenUsage
+from harness.slots import SampleClock
 from harness.snapshot import WorkspaceWatcher, tree_bytes
 from harness.transcript import TranscriptWriter
 from harness.workspace import apply_patch
@@ -161,6 +162,8 @@ class AgentTask:
     # the skill arm only: the skill's text (already in system_prompt) and the --skill path it came from
     skill_text: str | None = None
     skill_path: Path | None = None
+    # the sample's clock: elapsed time without CPU-slot waits, which --max-wall does not charge
+    clock: SampleClock = field(default_factory=SampleClock)
 
 
 @dataclass

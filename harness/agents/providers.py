@@ -36,11 +36,23 @@ class AuthError(ConfigError):
 
 class ProviderError(Exception):
     """The API call failed after the SDK's retries (rate limit, server error, connection, bad request),
-    or its reply could not be used. ``usage`` is what the reply reported, when there was one."""
+    or its reply could not be used. ``usage`` is what the reply reported, when there was one.
 
-    def __init__(self, message: str, usage: Usage | None = None):
+    ``outage`` marks failures that are the provider's, not the model's (429, 5xx, connection, timeout):
+    a sample ending on one is ``infra_error``, unscored and redone by ``resume``."""
+
+    def __init__(self, message: str, usage: Usage | None = None, outage: bool = False):
         super().__init__(message)
         self.usage = usage
+        self.outage = outage
+
+
+def is_outage(sdk, exc: Exception) -> bool:
+    """429, any 5xx, a connection error or a timeout: the service failed, whatever the model would have said."""
+    if isinstance(exc, (sdk.RateLimitError, sdk.APIConnectionError)):  # APITimeoutError is a connection error
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and status >= 500
 
 
 def usage_of(provider: str, body: Any) -> Usage:
@@ -100,7 +112,7 @@ def _call(provider: str, fn, **kwargs):
         raise AuthError(f"the {'OpenAI-compatible' if provider == 'openai' else 'Anthropic'} API refused the key: "
                         f"{_error_text(exc)}") from exc
     except base as exc:
-        raise ProviderError(_error_text(exc)) from exc
+        raise ProviderError(_error_text(exc), outage=is_outage(sdk, exc)) from exc
 
 
 def cap_strings(value: Any, cap: int = MAX_REPLY_STRING) -> tuple[Any, bool]:

@@ -44,6 +44,9 @@ class ScriptedLLMServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # TCP_NODELAY: http.server writes headers and body separately, and with Nagle's algorithm
+            # each reply then stalls ~40 ms on loopback, which benchmarks would count as harness time.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args):  # keep test output clean
                 pass

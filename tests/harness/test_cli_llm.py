@@ -96,14 +96,15 @@ def test_skill_arm_gets_the_skill_and_control_does_not(keys, tmp_path, monkeypat
     (skill_dir / "SKILL.md").write_text(text)
     with ScriptedLLMServer([turn("openai", calls=[("submit_report", REPORT)])] * 2) as srv:
         res = invoke("run", "--agent", "openai:fake", "--base-url", srv.openai_base_url, "--out", tmp_path / "out",
-                     "--skill", skill_dir, "--conditions", "control,skill", "case_01")
+                     "--skill", skill_dir, "--conditions", "control,skill", "--order", "fixed", "--max-parallel", "1",
+                     "case_01")
         systems = [r.body["messages"][0]["content"] for r in srv.requests]
     assert res.exit_code == 0, res.output
     run_dir = only_run(tmp_path / "out")
     manifest = read_manifest(run_dir)
     assert manifest.conditions == ["control", "skill"] and manifest.skill_sha256 == sha256_text(text)
     assert sorted(s.condition for s in read_samples(run_dir)) == ["control", "skill"]
-    control, skill = systems  # the plan runs control before skill
+    control, skill = systems  # the fixed order runs control before skill, one at a time
     assert "SKILL-MARKER-42" not in control and "<skill>" not in control
     assert "<skill>" in skill and "SKILL-MARKER-42" in skill and skill.index("<skill>") < skill.index("SKILL-MARKER")
 
@@ -135,10 +136,10 @@ def test_refused_key_aborts_the_whole_run(provider, keys, tmp_path):
     error = (openai_error if provider == "openai" else anthropic_error)(401, "invalid api key", "authentication_error")
     with ScriptedLLMServer([error, turn(provider, calls=[("submit_report", REPORT)])]) as srv:
         res = invoke("run", "--agent", f"{provider}:fake", "--base-url", base_url(srv, provider), "--out", tmp_path,
-                     "--epochs", "3", "case_01")
+                     "--epochs", "3", "--max-parallel", "1", "--order", "fixed", "case_01")
         n_requests = len(srv.requests)
     assert res.exit_code == 2
-    assert "run aborted at sample 1/3" in res.output and "refused the key" in res.output
+    assert "run aborted at case_01 control" in res.output and "refused the key" in res.output
     assert n_requests == 1  # no retry, no further sample
     run_dir = only_run(tmp_path)
     assert read_samples(run_dir) == []
@@ -180,7 +181,8 @@ def test_agent_error_sample_records_the_tokens_it_spent(keys, tmp_path, monkeypa
     with ScriptedLLMServer([turn("openai", calls=[("bash", {"command": "echo hi"})]), Reply(broken)]) as srv:
         res = invoke("run", "--agent", "openai:fake", "--base-url", srv.openai_base_url, "--out", tmp_path,
                      "--max-retries", "0", "case_01")
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # an errored sample beyond --max-error-rate (default 0)
+    assert "1 of 1 sample(s) ended in error" in res.output
     (sample,) = read_samples(only_run(tmp_path))
     assert sample.status == "agent_error"
     assert (sample.usage.input_tokens, sample.usage.output_tokens) == (400, 27)

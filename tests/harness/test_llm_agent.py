@@ -10,7 +10,7 @@ import pytest
 from harness.agents.base import Limits
 from harness.agents.llm import NUDGE, full_requests, make_llm_agent, usage_from_events
 from harness.agents.pricing import Price, PriceTable
-from harness.errors import ConfigError
+from harness.errors import ConfigError, InfraError
 from harness.transcript import read_transcript
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_error, anthropic_message, openai_chat, \
     openai_error
@@ -65,17 +65,37 @@ def test_rate_limit_then_success_is_retried_by_the_sdk(provider, tmp_path):
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_server_error_storm_exhausts_retries_as_agent_error(provider, tmp_path):
+def test_server_error_storm_exhausts_retries_as_an_outage(provider, tmp_path):
+    """A 5xx past the retries is the provider's failure: InfraError (the runner's infra_error), not the model's."""
     storm = [error_reply(provider, 500, "down", retry_after_ms=5) for _ in range(10)]
     with ScriptedLLMServer(storm) as srv:
         t0 = time.monotonic()
-        outcome, events = episode(agent_for(srv, provider, max_retries=3), tmp_path)
+        with pytest.raises(InfraError, match="provider outage.*500"):
+            episode(agent_for(srv, provider, max_retries=3), tmp_path)
         elapsed = time.monotonic() - t0
-    assert outcome.status == "agent_error" and "after retries" in outcome.error and "500" in outcome.error
     assert len(srv.requests) == 4  # one try plus max_retries
     assert elapsed < 10
+    events = read_transcript(tmp_path / "transcript.jsonl")
     calls = [e for e in events if e.kind == "model_call"]
     assert len(calls) == 1 and calls[0].response is None and "500" in calls[0].error
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("status", [429, 503])
+def test_rate_limits_and_unavailable_are_outages(provider, status, tmp_path):
+    with ScriptedLLMServer([error_reply(provider, status, "busy", retry_after_ms=5) for _ in range(3)]) as srv:
+        with pytest.raises(InfraError, match=str(status)):
+            episode(agent_for(srv, provider, max_retries=2), tmp_path)
+    assert len(srv.requests) == 3
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_bad_request_is_the_agents_error_not_an_outage(provider, tmp_path):
+    """A 400 (e.g. a context too long) is not retried and not the provider's outage: agent_error."""
+    with ScriptedLLMServer([error_reply(provider, 400, "prompt is too long")]) as srv:
+        outcome, _ = episode(agent_for(srv, provider, max_retries=2), tmp_path)
+    assert outcome.status == "agent_error" and "400" in outcome.error
+    assert len(srv.requests) == 1
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
