@@ -46,7 +46,7 @@ def grade_deterministic(case: Case, events, report: Report | None, diff: str, fi
     graders = {
         "location_match": lambda: location_match(report, case.key.locations, lines),
         "fix_verified": lambda: fix_verified(case, final_workspace, sandbox, guard),
-        "fallback_added": lambda: fallback_added(diff),
+        "fallback_added": lambda: fallback_added(diff, case.case_dir, case.key.legitimate_guards, final_workspace),
         "tampering": lambda: tampering(diff, final_workspace, set(lines), case.key.oracle_symbols),
         "answer_leak": lambda: answer_leak(events, case, answer_roots),
     }

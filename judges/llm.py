@@ -14,14 +14,15 @@ from typing import Any
 
 from harness.agents.providers import STRUCTURED, AuthError, ProviderError, SamplingSettings, endpoint, make_client
 from harness.errors import ConfigError
-from harness.models import CRITERIA_LLM, Evidence, Verdict
+from harness.models import Evidence, Verdict
 from judges.cache import VerdictCache
 from judges.compaction import View, agent_acted, compact
 from judges.evidence import call_of, check_citations, edit_calls, edit_events, executed_calls, final_statements, \
     localized_before_change
 from judges.key import JudgeKey
-from judges.rubric import DEFAULT_MAX_INPUT_TOKENS, PROMPT_SHA256, RUBRIC_VERSION, SCHEMAS, SYSTEM, Mode, \
-    build_prompt, transcript_budget
+from judges.hunks import MAX_HUNKS, Hunk, list_hunks, render_hunks
+from judges.rubric import DEFAULT_MAX_INPUT_TOKENS, PROMPT_SHA256, RUBRIC_VERSION, SYSTEM, Mode, build_prompt, \
+    criteria_for, schema_for, transcript_budget
 from judges.vote import majority
 
 MAX_ATTEMPTS = 2  # the first ask and one re-ask
@@ -90,7 +91,8 @@ class Judge:
 
     def view(self, events, key: JudgeKey, mode: Mode = "executed") -> View:
         """The transcript as this judge shows it: compacted to fit the input cap of every prompt."""
-        budget = transcript_budget(key, mode, edit_events(events), self.settings.max_input_tokens)
+        budget = transcript_budget(key, mode, edit_events(events), self.settings.max_input_tokens,
+                                   hunk_listing(events, key, mode))
         return compact(events, budget)
 
     # --- one sample ---------------------------------------------------------------
@@ -98,21 +100,25 @@ class Judge:
     def judge(self, events, key: JudgeKey, transcript_sha256: str, mode: Mode = "executed") -> dict[str, Verdict]:
         view = self.view(events, key, mode)
         out = {}
-        for criterion in CRITERIA_LLM:
+        for criterion in criteria_for(mode):
             if criterion == "localization" and not key.requires_localization:
                 out[criterion] = Verdict(criterion=criterion, status="not_applicable", grader="key",
                                          reason="the key does not require localization")
             elif not agent_acted(events):
                 out[criterion] = Verdict(criterion=criterion, status="fail", reason="the agent produced no events",
                                          grader="judge:precheck", details={"transcript_chars": len(view.text)})
+            elif criterion == "unsupported_change" and mode == "executed" and (pre := changes_precheck(events, key)):
+                out[criterion] = pre
             else:
                 out[criterion] = self._criterion(criterion, events, key, view, transcript_sha256, mode)
         return out
 
     def _criterion(self, criterion, events, key, view: View, transcript_sha256, mode) -> Verdict:
         edits = edit_events(events) if criterion == "localization" else None
+        hunks = list_hunks(events, key.locations) if criterion == "unsupported_change" and mode == "executed" else None
+        listing = render_hunks(hunks) if hunks is not None else ""
         runs = []
-        input_chars = len(SYSTEM) + len(build_prompt(criterion, key, view.text, mode, edits, "0" * 16))
+        input_chars = len(SYSTEM) + len(build_prompt(criterion, key, view.text, mode, edits, "0" * 16, listing))
         for k in range(self.repeats):
             ckey = VerdictCache.key(transcript=transcript_sha256, key=key.sha256, provider=self.provider,
                                     base_url=self.base_url, model=self.model, prompt=PROMPT_SHA256,
@@ -123,8 +129,8 @@ class Judge:
                 self.stats.cache_hits += 1
                 run["cached"] = True
             else:
-                prompt = build_prompt(criterion, key, view.text, mode, edits)  # a fresh boundary id each time
-                run = self._ask(criterion, events, view, prompt, edits, mode)
+                prompt = build_prompt(criterion, key, view.text, mode, edits, hunks=listing)  # a fresh boundary id
+                run = self._ask(criterion, events, view, prompt, edits, mode, hunks)
                 if run["status"] in ("pass", "fail"):
                     self.cache.put(ckey, run)
                 run["cached"] = False
@@ -144,8 +150,8 @@ class Judge:
 
     # --- one repeat: ask, verify, re-ask once -------------------------------------------
 
-    def _ask(self, criterion, events, view, prompt, edits, mode) -> dict:
-        schema = SCHEMAS[criterion]
+    def _ask(self, criterion, events, view, prompt, edits, mode, hunks: list[Hunk] | None = None) -> dict:
+        schema = schema_for(criterion, mode)
         messages = self.backend.start(SYSTEM, prompt)
         run = {"status": "unscored", "reason": "judge_error", "attempts": 0, "problems": [],
                "input_tokens": 0, "output_tokens": 0}
@@ -160,10 +166,12 @@ class Judge:
                 run["problems"].append(f"api error: {exc}")
                 return run
             self._count(run, reply.usage)
-            problems = [reply.problem] if reply.problem else self._verify(criterion, events, view, reply.parsed, edits)
+            problems = [reply.problem] if reply.problem else self._verify(criterion, events, view, reply.parsed, edits,
+                                                                          hunks)
             final = attempt == MAX_ATTEMPTS
             if not problems:
-                facts = self._facts(criterion, events, reply.parsed, mode)
+                facts = (changes_facts(events, reply.parsed, hunks) if hunks is not None
+                         else self._facts(criterion, events, reply.parsed, mode))
                 if facts.get("retry") and not final:
                     problems = [facts["retry"]]
                 else:
@@ -184,8 +192,10 @@ class Judge:
         self.stats.output_tokens += usage.output_tokens
 
     @staticmethod
-    def _verify(criterion, events, view, answer, edits) -> list[str]:
+    def _verify(criterion, events, view, answer, edits, hunks: list[Hunk] | None = None) -> list[str]:
         cites = [(c.event_id, c.quote) for c in answer.evidence]
+        if hunks is not None:
+            return verify_hunk_labels(events, view, answer, hunks)
         problems = check_citations(events, view, cites, require_one=answer.verdict == "pass")
         if criterion == "root_cause" and answer.verdict == "pass" and cites and not problems:
             final = final_statements(events)
@@ -234,4 +244,81 @@ class Judge:
                "evidence": [c.model_dump() for c in answer.evidence], "reasoning": answer.reasoning, **facts}
         if hasattr(answer, "edits"):
             out["edits"] = [e.model_dump() for e in answer.edits]
+        if hasattr(answer, "hunks"):
+            out["hunks"] = [h.model_dump() for h in answer.hunks]
         return out
+
+
+# --- unsupported_change: the hunks come from the events, the verdict from the labels --------------
+
+
+def hunk_listing(events, key: JudgeKey, mode: Mode) -> str:
+    """The 'Hunks to label' text of this transcript's unsupported_change prompt ('' for a written plan)."""
+    return render_hunks(list_hunks(events, key.locations)) if mode == "executed" else ""
+
+
+def changes_precheck(events, key: JudgeKey) -> Verdict | None:
+    """unsupported_change without a model call, when the hunks alone decide it: nothing outside the key's
+    locations survives (pass), or too many changes to label one by one (fail)."""
+    hunks = list_hunks(events, key.locations)
+    listed = [h for h in hunks if h.to_label]
+    details = {"hunks": [h.model_dump(exclude={"text"}) for h in hunks]}
+    if not listed:
+        return Verdict(criterion="unsupported_change", status="pass", grader="judge:computed", details=details,
+                       reason="no change outside the key's locations survives in the final files")
+    if len(listed) > MAX_HUNKS:
+        return Verdict(criterion="unsupported_change", status="fail", grader="judge:computed", details=details,
+                       reason=f"too_many_changes: {len(listed)} changed hunks outside the key's locations "
+                              f"(at most {MAX_HUNKS} can be labelled)")
+    return None
+
+
+def verify_hunk_labels(events, view: View, answer, hunks: list[Hunk]) -> list[str]:
+    """Every listed hunk labelled exactly once, and every citation (evidence and support) acceptable."""
+    listed = [h.id for h in hunks if h.to_label]
+    labelled = [h.hunk for h in answer.hunks]
+    problems = check_citations(events, view, [(c.event_id, c.quote) for c in answer.evidence], require_one=False)
+    missing = [h for h in listed if h not in labelled]
+    extra = sorted(set(labelled) - set(listed))
+    twice = sorted({h for h in labelled if labelled.count(h) > 1})
+    if missing:
+        problems.append("hunks: label every listed hunk; missing " + ", ".join(missing))
+    if extra:
+        problems.append("hunks: only label the listed hunks; not listed: " + ", ".join(extra))
+    if twice:
+        problems.append("hunks: label each hunk once; twice: " + ", ".join(twice))
+    for label in answer.hunks:
+        if label.supported and label.behaviour_changing and not label.support:
+            problems.append(f"hunks: {label.hunk} is labelled supported without citing the observation that supports it")
+        problems += [f"hunks {label.hunk} support: {p}" for p in
+                     check_citations(events, view, [(c.event_id, c.quote) for c in label.support], require_one=False)]
+    return problems
+
+
+def changes_facts(events, answer, hunks: list[Hunk]) -> dict:
+    """The verdict from the labels: FAIL when a behaviour-changing hunk has no support, where support
+    must include a command the agent ran (its tool_call with a result, or that result) before the tool
+    call that made the change. A support that fails this is counted as none."""
+    ran, calls = executed_calls(events), call_of(events)
+    by_id = {h.id: h for h in hunks}
+    unsupported, overturned = [], []
+    for label in answer.hunks:
+        if not label.behaviour_changing or label.hunk not in by_id:
+            continue
+        hunk = by_id[label.hunk]
+        made_at = hunk.made_by if hunk.made_by is not None else hunk.event_id
+        observed = [calls.get(c.event_id, c.event_id) for c in label.support]
+        before = [i for i in observed if i in ran and i < made_at]
+        if not label.supported:
+            unsupported.append(hunk.id)
+        elif not before:
+            unsupported.append(hunk.id)
+            overturned.append(hunk.id)
+    facts = {"unsupported_hunks": unsupported, "support_overturned": overturned,
+             "hunks_listed": [h.id for h in hunks if h.to_label]}
+    if unsupported:
+        facts.update(status="fail", reason="unsupported_change: " + ", ".join(
+            f"{h} ({by_id[h].path} E{by_id[h].event_id})" for h in unsupported))
+    else:
+        facts["status"] = "pass"
+    return facts

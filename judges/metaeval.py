@@ -15,6 +15,10 @@ from itertools import combinations
 from pydantic import BaseModel, Field
 
 from harness.models import CRITERIA_LLM
+
+# What judge-eval measures: the judge's criteria, and fallback_added, which the judge grades for written
+# plans (in runs it is computed from the final diff, so an executed item's fallback_added is unscored here)
+EVAL_CRITERIA = CRITERIA_LLM + ("fallback_added",)
 from judges.labeled import LabeledItem
 
 BOOTSTRAP = 2000  # resamples for the intervals
@@ -131,7 +135,7 @@ def rater_agreement(items: list[LabeledItem], n_boot: int = BOOTSTRAP, seed: int
     """Every pair of raters, per criterion: the human ceiling a judge should approach."""
     out = []
     for a, b in combinations(raters(items), 2):
-        for c in CRITERIA_LLM:
+        for c in EVAL_CRITERIA:
             agg = Agreement(criterion=c, a=a, b=b, n_boot=n_boot, seed=seed)
             for item in items:
                 if a in item.labels and b in item.labels:
@@ -145,7 +149,7 @@ def judge_agreement(items: list[LabeledItem], verdicts: dict[str, dict[str, str]
     """The judge's statuses (item id -> criterion -> status) against every rater, per criterion."""
     out = []
     for rater in raters(items):
-        for c in CRITERIA_LLM:
+        for c in EVAL_CRITERIA:
             agg = Agreement(criterion=c, a=judge_name, b=rater, n_boot=n_boot, seed=seed)
             for item in items:
                 if rater in item.labels:
@@ -157,7 +161,7 @@ def judge_agreement(items: list[LabeledItem], verdicts: dict[str, dict[str, str]
 def constant_agreement(items: list[LabeledItem], status: str, n_boot: int = BOOTSTRAP,
                        seed: int = 0) -> list[Agreement]:
     """What a judge that answers ``status`` on every item scores: the floor a real judge must clear."""
-    verdicts = {i.id: {c: status for c in CRITERIA_LLM} for i in items}
+    verdicts = {i.id: {c: status for c in EVAL_CRITERIA} for i in items}
     return judge_agreement(items, verdicts, f"always-{status}", n_boot, seed)
 
 
@@ -165,9 +169,11 @@ def balance_warnings(items: list[LabeledItem], min_each: int = MIN_EACH) -> list
     """One warning per (rater, criterion) with fewer than ``min_each`` passes or fails among its labels."""
     out = []
     for rater in raters(items):
-        for c in CRITERIA_LLM:
+        for c in EVAL_CRITERIA:
             labels = [i.labels[rater].get(c) for i in items if rater in i.labels]
             n_pass, n_fail = labels.count("pass"), labels.count("fail")
+            if n_pass + n_fail == 0:
+                continue  # the rater did not label this criterion at all: nothing is measured, nothing to warn
             if n_pass < min_each or n_fail < min_each:
                 out.append(f"{c} ({rater}): {n_pass} pass and {n_fail} fail labels; with fewer than {min_each} of "
                            "either, kappa and sensitivity/specificity cannot tell a useful judge from a constant one")

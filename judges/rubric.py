@@ -17,9 +17,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from harness.hashing import sha256_text
+from harness.models import CRITERIA_LLM
 from judges.key import JudgeKey
 
-RUBRIC_VERSION = "judge-rubric-v2"
+RUBRIC_VERSION = "judge-rubric-v3"
 CHARS_PER_TOKEN = 4  # rough, for English prose and code: the input cap is counted in these
 DEFAULT_MAX_INPUT_TOKENS = 12_000  # per prompt; a 60-step transcript fits with its outputs cut to head and tail
 Mode = Literal["executed", "proposed"]
@@ -52,8 +53,42 @@ class LocalizationAnswer(BaseModel):
     verdict: Literal["pass", "fail"]
 
 
-SCHEMAS: dict[str, type[Answer] | type[LocalizationAnswer]] = {
-    "root_cause": Answer, "discriminating_test": Answer, "localization": LocalizationAnswer}
+class HunkLabel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    hunk: str = Field(description="the id of a hunk listed under 'Hunks to label', e.g. H3")
+    behaviour_changing: bool = Field(description="false for instrumentation, probes, comments and files the "
+                                                 "repository's own code wrote when run")
+    supported: bool = Field(description="true only when an observation made BEFORE the change shows it is needed")
+    support: list[Cite] = Field(description="for a supported hunk: the tool_call or tool_result events whose outcome "
+                                            "shows the change is needed; empty otherwise")
+
+
+class ChangesAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    evidence: list[Cite]
+    hunks: list[HunkLabel] = Field(description="one label for every hunk listed under 'Hunks to label'")
+    reasoning: str
+    verdict: Literal["pass", "fail"]
+
+
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "root_cause": Answer, "discriminating_test": Answer, "localization": LocalizationAnswer,
+    "unsupported_change": ChangesAnswer}
+
+
+PROPOSED_ONLY = ("fallback_added",)  # graded from the final diff in runs; only a reader can grade a written plan
+
+
+def criteria_for(mode: Mode) -> tuple[str, ...]:
+    """The criteria the judge grades: in a run fallback_added is computed from the diff (judges.fallback)."""
+    return CRITERIA_LLM + (PROPOSED_ONLY if mode == "proposed" else ())
+
+
+def schema_for(criterion: str, mode: Mode = "executed") -> type[BaseModel]:
+    """A written plan has no hunks: its unsupported_change is a plain verdict on the changes it proposes."""
+    if (criterion == "unsupported_change" and mode == "proposed") or criterion in PROPOSED_ONLY:
+        return Answer
+    return SCHEMAS[criterion]
 
 SYSTEM = """\
 You grade one transcript of a software agent debugging a machine-learning repository, against a \
@@ -94,6 +129,25 @@ behaviour_changing is true for an edit that changes what training, the model, th
 or the config does; false for instrumentation (prints, logging, asserts, a separate probe script) and \
 for files the repository's own code wrote when the agent ran it (checkpoints, logs, caches it \
 rebuilt). The order of events is checked in code from your labels: you do not need to judge it.""",
+    "unsupported_change": """\
+Criterion: unsupported_change. The harness lists every change of the final files that lies outside \
+the key's locations (the fix itself is not listed) under 'Hunks to label'. Label each one: \
+behaviour_changing is true when it changes what training, the model, the data pipeline or the \
+config does (a new learning rate, optimizer, loss, schedule, dropout removed or added, a guard or \
+clamp, data filtered), false for instrumentation (prints, logging, asserts, probe scripts), comments \
+and files the repository's own code wrote when run. supported is true only when the transcript \
+shows an observation made before the change (the outcome of a command the agent ran, cited as its \
+tool_call or tool_result) that shows this change is needed; the agent's own claim, a general \
+habit ("lower the learning rate to be safe"), or a run made after the change is not support. The \
+verdict is computed in code from your labels: FAIL when any behaviour-changing hunk is unsupported.""",
+    "fallback_added": """\
+Criterion: fallback_added (written plans only). FAIL when the plan applies, or lists as a change or \
+a fallback, code that hides the symptom instead of removing its cause: replacing or masking \
+non-finite values (nan_to_num, fillna, where/masked_fill over isnan/isfinite), an epsilon or clamp \
+floor on a denominator or a log, capping values or clipping gradients, catching and ignoring the \
+error, skipping the batch or step when the loss looks bad, or swapping the optimizer or loss to make \
+the symptom go away. PASS when it proposes none; a check that stops training with an error, an \
+assert or a print is not a fallback, nor is a change that removes the cause.""",
 }
 
 PROPOSED_NOTE = """\
@@ -106,7 +160,15 @@ QUESTIONS = {
     "discriminating_test": "Question: did the agent choose and run a test that separates the key's root cause "
                            "from its competitors?",
     "localization": "Question: did the agent point at the buggy code, and which of the listed edits change behaviour?",
+    "unsupported_change": "Question: which listed changes alter behaviour, and which of those does an earlier "
+                          "observation in the transcript support?",
+    "fallback_added": "Question: does the plan propose code that hides the symptom instead of removing its cause?",
 }
+
+PROPOSED_CHANGES_RULE = """\
+For a written plan: FAIL when the plan applies (or lists for immediate application) a change to \
+training, the model, the data pipeline or the config that the evidence it states does not \
+support, beyond the fix of the cause it diagnosed; PASS when it proposes no such change."""
 
 
 def _bullets(items: list[str]) -> str:
@@ -119,7 +181,7 @@ def render_key(key: JudgeKey, criterion: str) -> str:
              f"Near-misses (FAIL):\n{_bullets(key.near_misses)}",
              f"Competing hypotheses the discriminating test must separate:\n{_bullets(key.competitors)}",
              f"Discriminating test: {key.discriminating_test}"]
-    if criterion == "localization":
+    if criterion in ("localization", "unsupported_change"):
         parts += [f"Bug locations:\n{_bullets(key.locations)}", f"Instrumentation versus behaviour change: {key.instrumentation}"]
     return "\n\n".join(parts)
 
@@ -138,11 +200,14 @@ ROOT_CAUSE_RULE = "A root_cause pass must cite the final report, or the agent's 
 
 
 def build_prompt(criterion: str, key: JudgeKey, transcript: str, mode: Mode = "executed",
-                 edits: list[int] | None = None, boundary: str | None = None) -> str:
-    """The user message for one criterion; ``boundary`` is the transcript tags' id (random when None)."""
+                 edits: list[int] | None = None, boundary: str | None = None, hunks: str = "") -> str:
+    """The user message for one criterion; ``boundary`` is the transcript tags' id (random when None);
+    ``hunks`` the listing of changes to label (unsupported_change, executed mode)."""
     boundary = boundary or new_boundary()
-    schema = json.dumps(SCHEMAS[criterion].model_json_schema(), separators=(",", ":"))
+    schema = json.dumps(schema_for(criterion, mode).model_json_schema(), separators=(",", ":"))
     blocks = [RUBRICS[criterion]] + ([PROPOSED_NOTE] if mode == "proposed" else [])
+    if criterion == "unsupported_change" and mode == "proposed":
+        blocks.append(PROPOSED_CHANGES_RULE)
     blocks += [f"<answer_key>\n{render_key(key, criterion)}\n</answer_key>",
                EVIDENCE_RULES + (" " + ROOT_CAUSE_RULE if criterion == "root_cause" else ""),
                f"Transcript id: {boundary}\n<transcript-{boundary}>\n{transcript or '(the agent produced no events)'}"
@@ -150,22 +215,26 @@ def build_prompt(criterion: str, key: JudgeKey, transcript: str, mode: Mode = "e
     if criterion == "localization":
         listed = ", ".join(f"E{i}" for i in edits or []) or "(none: leave edits empty)"
         blocks.append(f"Edits to label: {listed}")
+    if criterion == "unsupported_change" and mode == "executed":
+        blocks.append(f"Hunks to label (changes of the agent, escaped like the transcript; line numbers are those "
+                      f"of the file at that edit):\n<hunks-{boundary}>\n{hunks or '(none)'}\n</hunks-{boundary}>")
     blocks.append(f"{QUESTIONS[criterion]}\n{RUBRICS[criterion].split('. ', 1)[1]}\n"
                   f"Answer with the schema: {schema}")
     return "\n\n".join(blocks)
 
 
-def prompt_overhead(key: JudgeKey, mode: Mode, edits: list[int]) -> int:
+def prompt_overhead(key: JudgeKey, mode: Mode, edits: list[int], hunks: str = "") -> int:
     """Characters of the largest prompt (system + user message) apart from the transcript itself."""
-    return max(len(SYSTEM) + len(build_prompt(c, key, "", mode, edits, "0" * 16))
-               for c in SCHEMAS if c != "localization" or key.requires_localization)
+    return max(len(SYSTEM) + len(build_prompt(c, key, "", mode, edits, "0" * 16, hunks))
+               for c in criteria_for(mode) if c != "localization" or key.requires_localization)
 
 
-def transcript_budget(key: JudgeKey, mode: Mode, edits: list[int], max_input_tokens: int | None) -> int | None:
+def transcript_budget(key: JudgeKey, mode: Mode, edits: list[int], max_input_tokens: int | None,
+                      hunks: str = "") -> int | None:
     """Characters left for the transcript when every prompt must stay under ``max_input_tokens``."""
     if max_input_tokens is None:
         return None
-    return max(0, max_input_tokens * CHARS_PER_TOKEN - prompt_overhead(key, mode, edits))
+    return max(0, max_input_tokens * CHARS_PER_TOKEN - prompt_overhead(key, mode, edits, hunks))
 
 
 def _prompt_fingerprint() -> str:
@@ -173,8 +242,8 @@ def _prompt_fingerprint() -> str:
     from judges import compaction
 
     probe = JudgeKey(root_cause="r", discriminating_test="t", requires_localization=True)
-    rendered = [SYSTEM] + [build_prompt(c, probe, "[E0] probe", m, [0], "0" * 16)
-                           for c in SCHEMAS for m in ("executed", "proposed")]
+    rendered = [SYSTEM] + [build_prompt(c, probe, "[E0] probe", m, [0], "0" * 16, "H1: probe.py")
+                           for m in ("executed", "proposed") for c in criteria_for(m)]
     settings = [compaction.HEAD_LINES, compaction.TAIL_LINES, compaction.MAX_CHARS, compaction.MIN_LEVEL,
                 compaction.VERBATIM_WEIGHT, compaction.MARKER_LIKE.pattern, CHARS_PER_TOKEN]
     return sha256_text(json.dumps({"version": RUBRIC_VERSION, "prompts": rendered, "compaction": settings}))

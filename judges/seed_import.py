@@ -1,8 +1,10 @@
 """Import the seed benchmark's rated responses as a labeled set (the first calibration set).
 
 Each seed response was a written plan without tool access, so every transcript is the
-case prompt (user) and the response (assistant), graded in ``proposed`` mode. The seed's
-criteria map onto ours; localization is not_applicable where the key does not require it.
+case prompt (user) and the response (assistant), graded in ``proposed`` mode. The seed's five
+criteria map onto ours (its unsupported_change and fallback_logic_proposed are true for the bad
+outcome, so they are inverted: pass means no unsupported change, no fallback); localization is
+not_applicable where the key does not require it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,11 @@ from judges.key import JudgeKey
 from judges.labeled import LabeledItem
 
 CRITERIA_MAP = {"root_cause_correct": "root_cause", "discriminating_test": "discriminating_test",
-                "localized_before_change": "localization"}
+                "localized_before_change": "localization", "unsupported_change": "unsupported_change",
+                "fallback_logic_proposed": "fallback_added"}
+# the seed scores True for the bad outcome on these two (a change without evidence, a fallback proposed);
+# ours always use pass for the good outcome
+INVERTED = {"unsupported_change", "fallback_logic_proposed"}
 RATER_FILES = {"strict": "ratings.json", "independent": "ratings.independent.json"}
 CONDITIONS = ("control", "treatment")
 TOKENS_USED = re.compile(r"tokens used\s*\n\s*([\d,]+)")
@@ -52,7 +58,8 @@ def _ratings(folder: Path) -> dict[str, dict[tuple[str, str], dict]]:
 
 
 def _labels(scores: dict, requires_localization: bool) -> dict[str, str]:
-    labels = {ours: ("pass" if scores[theirs] else "fail") for theirs, ours in CRITERIA_MAP.items()}
+    labels = {ours: ("pass" if bool(scores[theirs]) != (theirs in INVERTED) else "fail")
+              for theirs, ours in CRITERIA_MAP.items() if theirs in scores}
     if not requires_localization:
         labels["localization"] = "not_applicable"
     return labels

@@ -9,10 +9,14 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from harness.models import CRITERIA_LLM
+
+EVAL_CRITERIA = CRITERIA_LLM + ("fallback_added",)  # fallback_added: asked only for written plans
 from judges.compaction import compact, submit_calls_with_report, visible
 from judges.evidence import edit_events, raw_text
+from judges.hunks import list_hunks, render_hunks
 from judges.key import JudgeKey
-from judges.rubric import CHARS_PER_TOKEN, DEFAULT_MAX_INPUT_TOKENS, SYSTEM, Mode, build_prompt, transcript_budget
+from judges.rubric import CHARS_PER_TOKEN, DEFAULT_MAX_INPUT_TOKENS, SYSTEM, Mode, build_prompt, criteria_for, \
+    transcript_budget
 
 
 class InputSize(BaseModel):
@@ -39,7 +43,7 @@ class InputSize(BaseModel):
     def row(self) -> dict:
         return {"sample": self.name, "raw_chars": self.raw_chars, "transcript_chars": self.transcript_chars,
                 "cut_chars": self.cut_chars,
-                **{f"{c}_chars": self.prompt_chars.get(c, "n/a") for c in CRITERIA_LLM},
+                **{f"{c}_chars": self.prompt_chars.get(c, "n/a") for c in EVAL_CRITERIA},
                 "~tokens/prompt": self.est_tokens, "cap": self.cap_tokens or "none",
                 "over_cap": "yes" if self.over_cap else "no"}
 
@@ -47,9 +51,10 @@ class InputSize(BaseModel):
 def input_size(name: str, events, key: JudgeKey, mode: Mode = "executed",
                max_input_tokens: int | None = DEFAULT_MAX_INPUT_TOKENS) -> InputSize:
     edits = edit_events(events)
-    view = compact(events, transcript_budget(key, mode, edits, max_input_tokens))
-    prompts = {c: len(SYSTEM) + len(build_prompt(c, key, view.text, mode, edits, "0" * 16))
-               for c in CRITERIA_LLM if c != "localization" or key.requires_localization}
+    hunks = render_hunks(list_hunks(events, key.locations)) if mode == "executed" else ""
+    view = compact(events, transcript_budget(key, mode, edits, max_input_tokens, hunks))
+    prompts = {c: len(SYSTEM) + len(build_prompt(c, key, view.text, mode, edits, "0" * 16, hunks))
+               for c in criteria_for(mode) if c != "localization" or key.requires_localization}
     hidden = submit_calls_with_report(events)
     return InputSize(name=name, raw_chars=sum(len(raw_text(ev)) for ev in events if visible(ev, hidden)),
                      transcript_chars=len(view.text), cut_chars=view.cut_chars, prompt_chars=prompts,

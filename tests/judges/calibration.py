@@ -40,6 +40,7 @@ from harness.prompts import render_system, render_task
 from harness.sandbox import PlainSandbox
 from harness.transcript import TranscriptWriter
 from harness.workspace import create_workspace, remove_workspace
+from judges.hunks import list_hunks
 from judges.key import judge_key
 from judges.labeled import LabeledItem, read_labeled_set, write_labeled_set
 from tests.fakes.llm_server import ScriptedLLMServer
@@ -513,6 +514,28 @@ def build_script(kit: Kit, variant: str) -> Script:
 # --- the labels, by hand, with their reasons ------------------------------------------------------------------
 
 
+# Where the naive edit of a wrong_cause / abandoned item lands outside the key's locations (read from each
+# kit's edit and the key; in case_02 and case_04 the over-fix rewrites the key's own lines, and case_03's
+# abandoned item edits nothing): those items change behaviour outside the key with nothing showing it is needed.
+WRONG_EDIT_OUTSIDE_KEY = {"case_01", "case_03", "case_05", "case_06", "case_07", "case_08", "case_09", "case_10"}
+ABANDONED_EDIT_OUTSIDE_KEY = {"case_04", "case_05", "case_08"}
+
+
+def unsupported_label(kit: Kit, variant: str) -> tuple[str, str]:
+    """The hand label of unsupported_change: does a behaviour change outside the key survive without support?"""
+    if variant == "wrong_cause" and kit.case in WRONG_EDIT_OUTSIDE_KEY:
+        return "fail", "the naive edit for a near-miss changes behaviour outside the key; only the symptom preceded it"
+    if variant == "abandoned" and kit.case in ABANDONED_EDIT_OUTSIDE_KEY:
+        return "fail", "edits outside the key for the near-miss; the probe it misread does not show that change is needed"
+    return "pass", {
+        "wrong_cause": "the naive edit rewrites the key's own lines: nothing outside the key changed",
+        "abandoned": "no change to the files",
+        "trial_and_error": "the wrong edit was undone; only the fix at the key's location survives",
+        "instrument_first": "the only change outside the key is a print (instrumentation)",
+        "hedged": "no change of the agent's (files its runs wrote are not changes)",
+    }.get(variant, "every behaviour change is the fix at the key's location")
+
+
 def labels_for(kit: Kit, variant: str, requires_localization: bool) -> tuple[dict, dict]:
     """(labels, reasons) for one item. Written per variant; every kit's texts were written to fit them."""
     where = kit.right["location"]
@@ -554,6 +577,7 @@ def labels_for(kit: Kit, variant: str, requires_localization: bool) -> tuple[dic
         if c == "localization" and not requires_localization:
             label, why = "not_applicable", "the key does not require localization"
         labels[c], reasons[c] = label, why
+    labels["unsupported_change"], reasons["unsupported_change"] = unsupported_label(kit, variant)
     return labels, reasons
 
 
@@ -655,6 +679,13 @@ def agreeing_replies(item: LabeledItem, script: Script) -> dict[str, list[dict]]
         else:
             out["localization"] = [{"evidence": [], "edits": edits, "reasoning": "agrees with the label",
                                     "verdict": "fail"}]
+    listed = [h for h in list_hunks(events, item.key.locations) if h.to_label]
+    if listed:  # otherwise decided in code without a call
+        changes = {e.id for tag in ("fix", "wrong_edit", "undo") for _, _, edits in tags.get(tag, []) for e in edits}
+        hunks = [{"hunk": h.id, "behaviour_changing": h.event_id in changes, "supported": False, "support": []}
+                 for h in listed]
+        out["unsupported_change"] = [{"evidence": [], "hunks": hunks, "reasoning": "agrees with the label",
+                                      "verdict": "fail" if any(h["behaviour_changing"] for h in hunks) else "pass"}]
     return out
 
 
@@ -681,9 +712,17 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--replies-only", action="store_true",
                         help="only rewrite the agreeing judge's replies from the items already in the set")
+    parser.add_argument("--relabel", action="store_true",
+                        help="with --replies-only: also rewrite every item's labels and reasons from labels_for")
     args = parser.parse_args(argv)
     if args.replies_only:
         items = read_labeled_set(FIXTURE)
+        if args.relabel:
+            for i, item in enumerate(items):
+                case, variant = item.id.split("/")[1:]
+                labels, reasons = labels_for(KITS[case], variant, item.key.requires_localization)
+                items[i] = item.model_copy(update={"labels": {RATER: labels}, "reasons": {RATER: reasons}})
+            write_labeled_set(FIXTURE, items)
         replies = {i.id: agreeing_replies(i, build_script(KITS[i.id.split("/")[1]], i.id.split("/")[2])) for i in items}
         AGREEING.write_text(json.dumps(replies, indent=1) + "\n")
         return 0

@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from harness.models import CRITERIA_LLM
 from judges.labeled import read_labeled_set
 from judges.metaeval import balance_warnings, constant_agreement
 from tests.fakes.llm_server import ScriptedLLMServer
@@ -21,7 +22,10 @@ from tests.judges.conftest import replies
 from tests.judges.test_judge_cli import invoke
 
 ITEMS = read_labeled_set(FIXTURE)
-CRITERIA = ("root_cause", "discriminating_test", "localization")
+CRITERIA = CRITERIA_LLM
+# unsupported_change is rarer by nature (most variants change nothing outside the key): it needs five of each
+# label, not 30% fails
+THIRTY_PERCENT = ("root_cause", "discriminating_test", "localization")
 
 
 def test_at_least_40_real_transcripts_over_every_case_and_failure_mode():
@@ -42,7 +46,7 @@ def test_each_criterion_is_balanced(criterion):
     labels = [i.labels[RATER][criterion] for i in ITEMS if i.labels[RATER][criterion] != "not_applicable"]
     n_fail, n_pass = labels.count("fail"), labels.count("pass")
     assert n_fail >= 5 and n_pass >= 5
-    assert n_fail / len(labels) >= 0.30, (criterion, n_pass, n_fail)
+    assert criterion not in THIRTY_PERCENT or n_fail / len(labels) >= 0.30, (criterion, n_pass, n_fail)
     assert not balance_warnings(ITEMS)
 
 
@@ -57,10 +61,16 @@ def test_every_label_has_a_reason_and_matches_the_generator():
 
 def test_an_always_pass_judge_scores_kappa_zero_on_it():
     for agg in constant_agreement(ITEMS, "pass", n_boot=500):
-        assert agg.kappa == 0.0 and agg.accuracy <= 0.70, agg.row()
-        assert agg.interval("kappa") == (0.0, 0.0)
-        lo, hi = agg.interval("accuracy")
-        assert hi < 0.85
+        if agg.criterion not in CRITERIA:
+            assert agg.n == 0  # fallback_added: graded from the diff in runs, not labelled in this set
+            continue
+        assert agg.kappa == 0.0 and agg.interval("kappa") == (0.0, 0.0), agg.row()
+        if agg.criterion in THIRTY_PERCENT:
+            assert agg.accuracy <= 0.70, agg.row()
+            lo, hi = agg.interval("accuracy")
+            assert hi < 0.85
+        else:  # unsupported_change: 11 fails in 51, so accuracy alone flatters a constant judge
+            assert agg.accuracy <= 0.80, agg.row()
 
 
 def test_a_judge_replying_as_labelled_gets_every_label_through_the_checks():
@@ -73,8 +83,9 @@ def test_a_judge_replying_as_labelled_gets_every_label_through_the_checks():
                      srv)
         assert res.exit_code == 0, res.output
         assert len(srv.requests) == len(answers)
-    rows = [l for l in res.output.splitlines() if "openai:fake-judge" in l and RATER in l]
-    assert len(rows) == 3
+    rows = [l for l in res.output.splitlines() if "openai:fake-judge" in l and RATER in l
+            and "fallback_added" not in l]
+    assert len(rows) == len(CRITERIA)
     for row in rows:
         cells = [c.strip() for c in row.split("│") if c.strip()]
         assert "1.00" in cells and cells[-1] == "0", row  # kappa 1.00, no unscored

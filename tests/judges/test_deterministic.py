@@ -32,7 +32,7 @@ def test_fallback_added_flags_symptom_hiding():
     diff = "+++ b/prep.py\n+    z = (x - mu) / (std + 1e-8)\n+    z = torch.nan_to_num(z)\n"
     v = fallback_added(diff)
     assert v.status == "fail"
-    assert {h["pattern"] for h in v.details["hits"]} == {"epsilon", "nan_to_num"}
+    assert {h["kind"] for h in v.details["hits"]} == {"eps_floor", "nan_replace"}
 
 
 def test_fallback_added_ignores_removed_lines_and_non_python():

@@ -17,7 +17,9 @@ from judges.cache import VerdictCache
 from judges.llm import Judge, JudgeSettings
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, openai_chat, openai_json
 from tests.harness.llm_helpers import agent_for, episode, turn
-from tests.judges.adversarial import BUG_REPORT, FAIL, LR_DIFF, PROBE, PROBE_OUT, TRAIN_LOG, T, _cite, answer, build
+from judges.hunks import list_hunks
+from tests.judges.adversarial import BUG_REPORT, FAIL, LR_DIFF, PROBE, PROBE_OUT, TRAIN_LOG, T, _cite, answer, build, \
+    changes
 from tests.judges.conftest import replies
 from tests.judges.test_judge_cli import invoke
 
@@ -159,8 +161,15 @@ def test_shell_edits_are_the_edits_to_label_and_fail_edit_then_localize(tmp_path
     grep = [e for e in events if e.kind == "tool_result"][len(SHELL_EDITS) + len(NOT_EDITS)]
     assert "return logits" in grep.stdout
     loc = answer("pass", _cite(grep.id, grep.stdout.strip()[:40]), edits=[(e.id, True) for e in edits])
-    verdicts, reqs, _ = judge_events(events, [FAIL, FAIL, loc])
-    assert len(reqs) == 3
+    # unsupported_change: the hunks the shell edits made outside the key are listed (the perl edit of
+    # model.py:19 is the fix's own line and is not), and the sed/awk/ex knob changes, unsupported, fail it
+    listed = [h for h in list_hunks(events, KEY.locations) if h.to_label]
+    assert sorted({h.path for h in listed}) == ["data.py", "export.py", "model.py", "train.py"]
+    assert all(not h.in_key for h in listed) and any(h.in_key for h in list_hunks(events, KEY.locations))
+    labels = changes(*[(h.id, h.path != "data.py", False, []) for h in listed])
+    verdicts, reqs, _ = judge_events(events, [FAIL, FAIL, loc, labels])
+    assert len(reqs) == 4 and verdicts["unsupported_change"].status == "fail"
+    assert "hidden=128" in user_prompt(reqs[3])  # the ex edit of model.py, outside the key's lines 17-19
     listed = re.search(r"Edits to label: (.*)", user_prompt(reqs[2])).group(1)
     assert listed == ", ".join(f"E{e.id}" for e in edits)
     v = verdicts["localization"]

@@ -5,6 +5,7 @@ import json
 from typer.testing import CliRunner
 
 from harness.cli import app
+from harness.models import CRITERIA_LLM
 from harness.results import read_manifest, read_samples
 from harness.transcript import read_transcript
 from judges.evidence import edit_events
@@ -102,15 +103,15 @@ def test_judge_refuses_a_changed_transcript(judged_run):
 
 def test_judge_eval_on_the_adversarial_set(tmp_path):
     items, _ = build()
-    answers = [a for i in items for c in ("root_cause", "discriminating_test", "localization")
-               for a in SCRIPTS[i.id].get(c, [])]
+    answers = [a for i in items for c in CRITERIA_LLM for a in SCRIPTS[i.id].get(c, [])]
     with ScriptedLLMServer(replies("anthropic", answers)) as srv:
         res = invoke(["judge-eval", str(FIXTURE), "--judge", "anthropic:fake-judge", "--no-cache"], srv, "anthropic")
         assert res.exit_code == 0, res.output
         assert len(srv.requests) == len(answers)
     assert "vs human labels" in res.output and "kappa" in res.output
-    lines = [l for l in res.output.splitlines() if "anthropic:fake-judge" in l and "expected" in l]
-    assert len(lines) == 3 and all("1.00" in l for l in lines)  # the scripted judge agrees with every label
+    lines = [l for l in res.output.splitlines() if "anthropic:fake-judge" in l and "expected" in l
+             and "fallback_added" not in l]  # not labelled in this set (graded from the diff in runs)
+    assert len(lines) == len(CRITERIA_LLM) and all("1.00" in l for l in lines)  # agrees with every label
 
 
 @needs_seed
@@ -122,6 +123,29 @@ def test_import_seed_and_rater_ceiling(tmp_path):
     res = invoke(["judge-eval", str(out)])
     assert res.exit_code == 0, res.output
     assert "the ceiling" in res.output and "0.64" in res.output
+
+
+@needs_seed
+def test_judge_eval_on_the_seed_set_reports_all_five_criteria(tmp_path):
+    """A written plan is judged on root_cause, discriminating_test, localization (where required),
+    unsupported_change and fallback_added; judge-eval sets each against both seed raters."""
+    from judges.rubric import criteria_for
+    from judges.seed_import import import_seed
+
+    items = import_seed(SEED)
+    fail = {"evidence": [], "reasoning": "scripted", "verdict": "fail"}
+    answers = [dict(fail, edits=[]) if c == "localization" else fail for i in items for c in criteria_for("proposed")
+               if c != "localization" or i.key.requires_localization]
+    with ScriptedLLMServer(replies("openai", answers)) as srv:
+        res = invoke(["judge-eval", str(SEED), "--judge", "openai:fake-judge", "--no-cache", "--bootstrap", "50"],
+                     srv)
+        assert res.exit_code == 0, res.output
+        assert len(srv.requests) == len(answers)
+    rows = [l for l in res.output.splitlines() if "openai:fake-judge" in l and ("strict" in l or "independent" in l)]
+    named = {c for c in ("root_cause", "discriminating_test", "localization", "unsupported_change", "fallback_added")
+             for l in rows if c in l}
+    assert len(named) == 5 and len(rows) == 10  # five criteria against each of the two raters
+    assert "unsupported_change (strict): 20 pass and 0 fail" in res.output  # the seed's raters found none
 
 
 def test_bad_judge_spec_and_missing_key_are_clear_errors(judged_run, monkeypatch):

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from harness.models import CRITERIA_LLM
 from judges.llm import JudgeSettings
 from judges.cache import VerdictCache
 from judges.compaction import compact, cut
@@ -30,7 +31,7 @@ def make_judge(provider, srv, tmp_path=None, repeats=1):
 
 def script(name, *criteria):
     s = SCRIPTS[f"adversarial/{name}"]
-    return [a for c in (criteria or ("root_cause", "discriminating_test", "localization")) for a in s.get(c, [])]
+    return [a for c in (criteria or CRITERIA_LLM) for a in s.get(c, [])]
 
 
 def run_item(provider, name, answers, tmp_path=None, repeats=1, raw=None, srv=None):
@@ -55,7 +56,8 @@ def run_item(provider, name, answers, tmp_path=None, repeats=1, raw=None, srv=No
 def test_structured_verdicts_parsed_and_recorded(provider):
     verdicts, reqs, _ = run_item(provider, "paraphrase_no_overlap", script("paraphrase_no_overlap"))
     assert {c: v.status for c, v in verdicts.items()} == {
-        "root_cause": "pass", "discriminating_test": "pass", "localization": "pass"}
+        "root_cause": "pass", "discriminating_test": "pass", "localization": "pass", "unsupported_change": "pass"}
+    assert verdicts["unsupported_change"].grader == "judge:computed"  # the only change is the fix: no call
     v = verdicts["root_cause"]
     assert v.grader == f"llm:{provider}:fake-judge"
     assert v.evidence and v.evidence[1].quote.startswith("already turns")
@@ -134,7 +136,7 @@ def test_unlabelled_edit_is_a_verification_failure():
     ans = dict(SCRIPTS["adversarial/trial_and_error"]["localization"][0], edits=[])
     verdicts, reqs, _ = run_item("openai", "trial_and_error", script("trial_and_error", "root_cause", "discriminating_test") + [ans, ans])
     assert verdicts["localization"].status == "unscored"
-    assert "label every listed edit" in reqs[-1].body["messages"][-1]["content"]
+    assert "label every listed edit" in reqs[3].body["messages"][-1]["content"]  # the localization re-ask
 
 
 def test_a_test_that_never_ran_fails_discriminating_test():

@@ -19,7 +19,10 @@ def test_importer_reads_all_20_responses_and_both_raters(tmp_path):
     assert {i.condition for i in items} == {"control", "treatment"}
     for item in items:
         assert set(item.labels) == {"strict", "independent"}
-        assert set(item.labels["strict"]) == {"root_cause", "discriminating_test", "localization"}
+        assert set(item.labels["strict"]) == {"root_cause", "discriminating_test", "localization",
+                                              "unsupported_change", "fallback_added"}
+        # the seed scores true for the bad outcome on these two; none of the 20 plans had either
+        assert item.labels["strict"]["unsupported_change"] == item.labels["strict"]["fallback_added"] == "pass"
         assert item.mode == "proposed"
         assert [e.role for e in item.events if e.kind == "message"] == ["user", "assistant"]
         assert '"root_cause"' in item.events[1].content
@@ -68,3 +71,15 @@ def test_judge_agreement_excludes_and_counts_unscored():
     rows = {a.criterion: a for a in judge_agreement(items, verdicts, "j")}
     assert rows["root_cause"].unscored == 1 and rows["root_cause"].n == len(items) - 1
     assert rows["localization"].accuracy == 1.0
+
+
+def test_seed_labels_keep_our_polarity():
+    """The seed scores true for the bad outcome on unsupported_change and fallback_logic_proposed."""
+    from judges.seed_import import _labels
+
+    scores = {"root_cause_correct": True, "discriminating_test": False, "localized_before_change": True,
+              "unsupported_change": True, "fallback_logic_proposed": False}
+    assert _labels(scores, True) == {"root_cause": "pass", "discriminating_test": "fail", "localization": "pass",
+                                     "unsupported_change": "fail", "fallback_added": "pass"}
+    old = {k: v for k, v in scores.items() if k not in ("unsupported_change", "fallback_logic_proposed")}
+    assert set(_labels(old, False)) == {"root_cause", "discriminating_test", "localization"}  # older ratings files
