@@ -27,7 +27,7 @@ from harness.agents.llm_tools import BASH, SUBMIT, TOOLS, ToolArgumentError, par
 from harness.agents.pricing import PriceTable
 from harness.agents.providers import KEY_ENV, MAX_REPLY_STRING, PROVIDERS, AuthError, ModelSettings, \
     ProviderError, ToolCall, ToolOutput, Usage, make_client
-from harness.errors import ConfigError
+from harness.errors import ConfigError, InfraError
 from harness.models import Report, TokenUsage
 
 NUDGE = ("Your last reply called no tool. Continue with the bash or edit_file tool, "
@@ -68,7 +68,9 @@ class LLMAgent:
 
     def run(self, task: AgentTask) -> AgentOutcome:
         self.check_limits(task.limits)
-        return _Episode(self, task).run()
+        from harness.skill import skill_references  # the skill arm: its references/ readable in the workspace
+        with skill_references(task) as task:
+            return _Episode(self, task).run()
 
 
 class _Episode:
@@ -88,7 +90,7 @@ class _Episode:
     # --- budgets ---------------------------------------------------------------
 
     def remaining_wall(self) -> float:
-        return self.limits.max_wall_seconds - (time.monotonic() - self.start)
+        return self.limits.max_wall_seconds - self.task.clock.elapsed()
 
     def limit_hit(self) -> str | None:
         lim = self.limits
@@ -153,6 +155,10 @@ class _Episode:
                       latency_s=round(time.monotonic() - t0, 4))
             if isinstance(exc, AuthError):
                 raise
+            if exc.outage:  # the provider failed, not the model: unscored, and redone by resume
+                if exc.usage is not None:
+                    self.account(exc.usage)
+                raise InfraError(f"model call failed after retries (provider outage): {exc}")
             if exc.usage is not None:  # the reply came back but could not be used: its tokens were spent
                 self.account(exc.usage)
             return self.outcome("agent_error", error=f"model call failed after retries: {exc}")
