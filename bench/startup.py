@@ -44,9 +44,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "startup.md")
     args = ap.parse_args()
     cli = [sys.executable, "-m", "harness.cli"]
-    rows = [("ml-debug-bench --help", *timed(cli + ["--help"], args.runs)),
-            ("ml-debug-bench cases", *timed(cli + ["cases"], args.runs)),
-            ("ml-debug-bench run --command-timeout -20 (usage error)",
+    rows = [("python -m harness.cli --help (what ml-debug-bench runs)", *timed(cli + ["--help"], args.runs)),
+            ("python -m harness.cli cases", *timed(cli + ["cases"], args.runs)),
+            ("python -m harness.cli run --command-timeout -20 (usage error)",
              *timed(cli + ["run", "--command-timeout", "-20", "--out", "/tmp/mldb-startup-bench"], args.runs))]
     if args.inspect:
         rows.append(("inspect --version (Inspect AI)", *timed([args.inspect, "--version"], args.runs)))
