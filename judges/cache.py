@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 from harness.hashing import sha256_text
@@ -41,6 +42,6 @@ class VerdictCache:
             return
         path = self.folder / key[:2] / f"{key}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # parallel samples share a cache
         tmp.write_text(json.dumps(value), encoding="utf-8")
         os.replace(tmp, path)

@@ -9,6 +9,7 @@ counted, rejected or not. The API plumbing is the shared ``harness.agents.provid
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,11 +56,20 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 @dataclass
 class JudgeStats:
+    """Counts over a judge's life. Samples run in parallel threads share one judge, so counts are
+    added under a lock (``+=`` on an attribute is not atomic)."""
+
     requests: int = 0
     cache_hits: int = 0
     unscored: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, **counts: int) -> None:
+        with self._lock:
+            for name, n in counts.items():
+                setattr(self, name, getattr(self, name) + n)
 
 
 @dataclass
@@ -126,7 +136,7 @@ class Judge:
                                     settings=self.settings.recorded(self.provider))
             run = self.cache.get(ckey)
             if run is not None:
-                self.stats.cache_hits += 1
+                self.stats.add(cache_hits=1)
                 run["cached"] = True
             else:
                 prompt = build_prompt(criterion, key, view.text, mode, edits, hunks=listing)  # a fresh boundary id
@@ -137,7 +147,7 @@ class Judge:
             runs.append(run)
         vote = majority([r["status"] for r in runs])
         if vote.status == "unscored":
-            self.stats.unscored += 1
+            self.stats.add(unscored=1)
         chosen = next((r for r in runs if r["status"] == vote.status), runs[0])
         return Verdict(
             criterion=criterion, status=vote.status,
@@ -157,7 +167,7 @@ class Judge:
                "input_tokens": 0, "output_tokens": 0}
         for attempt in range(1, MAX_ATTEMPTS + 1):
             run["attempts"] = attempt
-            self.stats.requests += 1
+            self.stats.add(requests=1)
             try:
                 reply = self.backend.ask(messages, schema)
             except AuthError:
@@ -188,8 +198,7 @@ class Judge:
     def _count(self, run: dict, usage) -> None:
         run["input_tokens"] += usage.input_tokens
         run["output_tokens"] += usage.output_tokens
-        self.stats.input_tokens += usage.input_tokens
-        self.stats.output_tokens += usage.output_tokens
+        self.stats.add(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
 
     @staticmethod
     def _verify(criterion, events, view, answer, edits, hunks: list[Hunk] | None = None) -> list[str]:
