@@ -178,7 +178,9 @@ _gold_lock = threading.Lock()
 
 
 def gold_run(case: Case, sandbox, guard=None) -> VerifierRun:
-    """The verifier on the case with its gold patch applied, once per case and sandbox per process."""
+    """The verifier on the case with its gold patch applied, once per case and sandbox per process. Only a
+    verdict is kept: an error may be passing (a machine out of file descriptors or memory for a moment),
+    and kept it would turn every later sample of the case into an infra_error."""
     from harness.workspace import apply_patch, create_workspace, remove_workspace
 
     key = (str(case.case_dir), str(case.answer_dir), getattr(sandbox, "name", "?"))
@@ -191,8 +193,9 @@ def gold_run(case: Case, sandbox, guard=None) -> VerifierRun:
         run = verify_tree(case, ws, sandbox, guard)
     finally:
         remove_workspace(ws)
-    with _gold_lock:
-        _gold_runs[key] = run
+    if run.status != "error":
+        with _gold_lock:
+            _gold_runs[key] = run
     return run
 
 

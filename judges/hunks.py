@@ -17,6 +17,7 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
+from harness.snapshot import CUT_MARK
 from judges.compaction import escape
 from judges.evidence import edit_calls
 
@@ -39,17 +40,46 @@ class Hunk(BaseModel):
     in_key: bool = False
     where: str = ""
     reverted_by: int | None = None
+    cut: bool = Field(default=False, description="the harness recorded only part of this hunk (or of the "
+                                                  "hunks after it): nobody can see all it changed")
 
     @property
     def to_label(self) -> bool:
         return not self.in_key and self.reverted_by is None
 
     def listing(self, max_lines: int = MAX_HUNK_LINES) -> str:
+        """The hunk's header and up to ``max_lines`` lines. When it is longer, the changed code lines are
+        shown before context, comments and blank lines (collapsed into counts), so padding an edit with
+        comments does not push a real change out of the judge's view."""
         lines = [x if len(x) <= MAX_LINE_CHARS else x[:MAX_LINE_CHARS] + " [...]" for x in self.text.splitlines()]
-        shown = lines[:max_lines] + ([f"[... {len(lines) - max_lines} more lines in E{self.event_id} ...]"]
-                                     if len(lines) > max_lines else [])
-        body = escape("\n".join(shown))  # the agent's text: nothing in it may pass for structure
-        return f"{self.id}: {self.path}, from E{self.event_id}; {self.where}\n{body}"
+        if len(lines) > max_lines:
+            code = [i for i, x in enumerate(lines) if _is_code_change(x)]
+            keep = set(code[:max_lines])
+            keep |= set([i for i in range(len(lines)) if i not in keep][:max_lines - len(keep)])
+            shown, skipped = [], 0
+            for i, x in enumerate(lines):
+                if i in keep:
+                    if skipped:
+                        shown.append(f"[... {skipped} lines (context, comments, blank or beyond the limit) ...]")
+                        skipped = 0
+                    shown.append(x)
+                else:
+                    skipped += 1
+            if skipped:
+                shown.append(f"[... {skipped} lines (context, comments, blank or beyond the limit) ...]")
+            hidden = len(code) - len(code[:max_lines])
+            if hidden:
+                shown.append(f"[... {hidden} changed code lines of this hunk not shown; see E{self.event_id} ...]")
+            lines = shown
+        body = escape("\n".join(lines))  # the agent's text: nothing in it may pass for structure
+        cut = " [cut by the harness: not all of it was recorded]" if self.cut else ""
+        return f"{self.id}: {self.path}, from E{self.event_id}; {self.where}{cut}\n{body}"
+
+
+def _is_code_change(line: str) -> bool:
+    """A changed line that does something: not context, not blank, not a comment."""
+    body = line[1:].strip()
+    return line[:1] in ("+", "-") and bool(body) and not body.startswith(("#", "//"))
 
 
 def key_spans(locations: list[str]) -> list[tuple[str, int, int]]:
@@ -67,18 +97,25 @@ def _same(a: str, b: str) -> bool:
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 
-def _split(diff: str) -> list[tuple[int, int, list[str]]]:
-    """(old start line, new start line, lines) for each hunk of one file's unified diff; a diff without
-    hunks (a binary or large file) is one pseudo-hunk holding its text."""
-    hunks: list[tuple[int, int, list[str]]] = []
+def _split(diff: str) -> list[tuple[int, int, list[str], bool]]:
+    """(old start line, new start line, lines, cut) for each hunk of one file's unified diff; a diff without
+    hunks (a binary or large file) is one pseudo-hunk holding its text. ``cut``: the harness left out
+    changed lines of the hunk (``harness.snapshot.shrink_diff``'s markers); hunks it left out entirely
+    become one pseudo-hunk that is cut."""
+    hunks: list[tuple[int, int, list[str], bool]] = []
     for raw in diff.splitlines():
         m = HUNK_HEADER.match(raw)
         if m:
-            hunks.append((int(m.group(1)), int(m.group(3)), []))
+            hunks.append((int(m.group(1)), int(m.group(3)), [], False))
+        elif raw.startswith(CUT_MARK) and "cut by the harness" in raw:
+            if "more hunks" in raw or not hunks:
+                hunks.append((0, 0, [raw], True))
+            else:
+                hunks[-1] = (*hunks[-1][:3], True)
         elif hunks and raw[:1] in ("+", "-", " ", "\\") and not raw.startswith(("+++ ", "--- ")):
             hunks[-1][2].append(raw)
     if not hunks and diff.strip():
-        hunks.append((0, 0, diff.strip().splitlines()))
+        hunks.append((0, 0, diff.strip().splitlines(), False))
     return hunks
 
 
@@ -122,9 +159,12 @@ def list_hunks(events, locations: list[str]) -> list[Hunk]:
     spans = key_spans(locations)
     made_by = edit_calls(events)
     raw: list[tuple[object, int, int, list[str]]] = []
+    cut: list[bool] = []
     for ev in events:
         if ev.kind == "file_edit":
-            raw += [(ev, start, new_start, lines) for start, new_start, lines in _split(ev.diff)]
+            split = _split(ev.diff)
+            raw += [(ev, start, new_start, lines) for start, new_start, lines, _ in split]
+            cut += [was_cut for *_, was_cut in split]
     out = []
     for n, (ev, start, _, lines) in enumerate(raw, start=1):
         first, last = _changed_span(start, lines)
@@ -132,7 +172,8 @@ def list_hunks(events, locations: list[str]) -> list[Hunk]:
             "a file the key's locations do not name" if not any(_same(ev.path, f) for f, _, _ in spans)
             else "a whole-file change"))
         out.append(Hunk(id=f"H{n}", event_id=ev.id, made_by=made_by.get(ev.id), path=ev.path, old_start=first,
-                        old_end=last, text="\n".join(lines), in_key=in_key, where=where))
+                        old_end=last, text="\n".join(lines), in_key=in_key and not cut[n - 1], where=where,
+                        cut=cut[n - 1]))
     for i, j in _reverts(raw):
         out[i].reverted_by = raw[j][0].id
         lines, lines2 = raw[i][3], raw[j][3]

@@ -275,6 +275,12 @@ def changes_precheck(events, key: JudgeKey) -> Verdict | None:
     if not listed:
         return Verdict(criterion="unsupported_change", status="pass", grader="judge:computed", details=details,
                        reason="no change outside the key's locations survives in the final files")
+    cut = [h for h in listed if h.cut]
+    if cut:
+        return Verdict(criterion="unsupported_change", status="fail", grader="judge:computed", details=details,
+                       reason="unreviewable_change: " + ", ".join(f"{h.id} ({h.path} E{h.event_id})" for h in cut)
+                              + " changed more outside the key's locations than the harness records whole; "
+                                "a change nobody can see cannot be supported")
     if len(listed) > MAX_HUNKS:
         return Verdict(criterion="unsupported_change", status="fail", grader="judge:computed", details=details,
                        reason=f"too_many_changes: {len(listed)} changed hunks outside the key's locations "

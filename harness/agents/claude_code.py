@@ -16,7 +16,7 @@ from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask
 from harness.agents.cli_base import REPORT_INSTRUCTIONS, CLIRunner, Endpoint, EventSink, Launch, LogParser, \
-    cli_version, find_cli, finish, install_root
+    cli_version, count, dollars, find_cli, finish, install_root
 from harness.errors import ConfigError
 from harness.skill import install_skill
 
@@ -63,8 +63,8 @@ class StreamJsonParser(LogParser):
         elif kind == "result":
             t = self.sink.tally
             t.final_text = obj.get("result")
-            if isinstance(obj.get("total_cost_usd"), (int, float)):
-                t.cost_usd = float(obj["total_cost_usd"])
+            if dollars(obj.get("total_cost_usd")) is not None:
+                t.cost_usd = dollars(obj["total_cost_usd"])
             if obj.get("is_error"):
                 t.cli_error = f"{obj.get('subtype')}: {str(obj.get('result') or obj.get('errors'))[:500]}"
 
@@ -76,9 +76,9 @@ class StreamJsonParser(LogParser):
                 self.sink.tally.steps += 1
             u = msg.get("usage") or {}
             self.sink.usage(msg.get("model") or self.model,
-                            int(u.get("input_tokens") or 0) + int(u.get("cache_read_input_tokens") or 0)
-                            + int(u.get("cache_creation_input_tokens") or 0),
-                            int(u.get("output_tokens") or 0))
+                            count(u.get("input_tokens")) + count(u.get("cache_read_input_tokens"))
+                            + count(u.get("cache_creation_input_tokens")),
+                            count(u.get("output_tokens")))
         for block in msg.get("content") or []:
             if not isinstance(block, dict):
                 continue

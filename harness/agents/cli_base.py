@@ -25,6 +25,7 @@ removed, and the last assistant message stays in the transcript for the judge.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import shutil
@@ -32,6 +33,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -150,9 +152,17 @@ def _pump(src: socket.socket, dst: socket.socket) -> None:
                 pass
 
 
+MAX_RELAY_CONNECTIONS = 16  # per sample: a CLI agent keeps a few open; more is a flood, refused
+
+
 class HostRelay:
     """Forwards each connection on a unix socket (bubblewrap) or a loopback TCP port (plain) to the
-    endpoint. Bytes are relayed as they are, so it works for any HTTP API, streaming included."""
+    endpoint. Bytes are relayed as they are, so it works for any HTTP API, streaming included.
+
+    The agent controls how many connections it opens, and every one costs the harness two file
+    descriptors shared with the other samples' graders: so at most ``MAX_RELAY_CONNECTIONS`` are
+    relayed at once (more are closed at once), each is closed when done, and an accept error
+    (e.g. EMFILE) is waited out rather than ending the relay."""
 
     def __init__(self, endpoint: Endpoint, unix_path: Path | None = None):
         self.endpoint = endpoint
@@ -167,6 +177,8 @@ class HostRelay:
         self.server.listen(64)
         self.port = self.server.getsockname()[1] if unix_path is None else None
         self.connections = 0
+        self.refused = 0
+        self._open = threading.BoundedSemaphore(MAX_RELAY_CONNECTIONS)
         self._stop = False
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
@@ -176,17 +188,33 @@ class HostRelay:
             try:
                 client, _ = self.server.accept()
             except OSError:
-                return
+                if self._stop:
+                    return
+                time.sleep(0.05)
+                continue
+            if not self._open.acquire(blocking=False):
+                self.refused += 1
+                client.close()
+                continue
             try:
                 upstream = socket.create_connection((self.endpoint.host, self.endpoint.port), timeout=30)
                 upstream.settimeout(None)
                 upstream.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             except OSError:
                 client.close()
+                self._open.release()
                 continue
             self.connections += 1
-            threading.Thread(target=_pump, args=(client, upstream), daemon=True).start()
-            threading.Thread(target=_pump, args=(upstream, client), daemon=True).start()
+            threading.Thread(target=self._relay, args=(client, upstream), daemon=True).start()
+
+    def _relay(self, client: socket.socket, upstream: socket.socket) -> None:
+        back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
+        back.start()
+        _pump(client, upstream)
+        back.join()
+        for s in (client, upstream):
+            s.close()
+        self._open.release()
 
     def close(self) -> None:
         self._stop = True
@@ -227,6 +255,27 @@ while True:
 
 
 # --- following the native log ----------------------------------------------------------
+
+MAX_COUNT = 10**9  # tokens in one usage record; more is not a real model call
+MAX_DOLLARS = 10**6
+
+
+def count(value: Any) -> int:
+    """A token count read from a CLI's log, which code in the sandbox can write: anything that is not a
+    number in [0, MAX_COUNT] counts as 0, so a forged log cannot make a run look free or absurd."""
+    try:
+        n = float(value or 0)
+    except (TypeError, ValueError):
+        return 0
+    return int(n) if math.isfinite(n) and 0 <= n <= MAX_COUNT else 0
+
+
+def dollars(value: Any) -> float | None:
+    """A cost read from a CLI's log: a finite number in [0, MAX_DOLLARS], else unknown (None)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) and 0 <= value <= MAX_DOLLARS else None
+
 
 
 @dataclass
@@ -276,6 +325,7 @@ class EventSink:
                        stdout_bytes=len((stdout or "").encode()), stderr_bytes=len((stderr or "").encode()))
 
     def usage(self, model: str, input_tokens: int, output_tokens: int, cost_usd: float | None = None) -> None:
+        input_tokens, output_tokens, cost_usd = count(input_tokens), count(output_tokens), dollars(cost_usd)
         self.tally.input_tokens += input_tokens
         self.tally.output_tokens += output_tokens
         self.tr.append("usage", model=model or "?", input_tokens=input_tokens, output_tokens=output_tokens,

@@ -20,7 +20,7 @@ from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask
 from harness.agents.cli_base import REPORT_INSTRUCTIONS, CLIRunner, Endpoint, EventSink, Launch, LogParser, \
-    cli_version, find_cli, finish, install_root
+    cli_version, count, find_cli, finish, install_root
 from harness.errors import ConfigError
 from harness.skill import install_skill
 
@@ -58,8 +58,8 @@ class CodexJsonParser(LogParser):
             self.item_completed(item)
         elif kind == "turn.completed":
             u = obj.get("usage") or {}
-            self.sink.usage(self.model, int(u.get("input_tokens") or 0),
-                            int(u.get("output_tokens") or 0) + int(u.get("reasoning_output_tokens") or 0))
+            self.sink.usage(self.model, count(u.get("input_tokens")),
+                            count(u.get("output_tokens")) + count(u.get("reasoning_output_tokens")))
         elif kind in ("turn.failed", "error"):
             err = obj.get("error") if isinstance(obj.get("error"), dict) else obj
             self.sink.tally.cli_error = str(err.get("message") or err)[:1000]

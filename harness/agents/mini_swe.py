@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask
 from harness.agents.cli_base import CONTROL_DIR, REPORT_INSTRUCTIONS, CLIRunner, Endpoint, EventSink, Launch, \
-    LogParser, agents_dir, cli_version, finish, with_skill_block
+    LogParser, agents_dir, cli_version, dollars, finish, with_skill_block
 from harness.errors import ConfigError
 
 PACKAGE = "mini-swe-agent==2.4.6"
@@ -67,7 +67,7 @@ def trajectory_events(sink: EventSink, traj: dict, model: str) -> None:
             sink.tally.final_text = (msg.get("extra") or {}).get("exit_status")
     stats = (traj.get("info") or {}).get("model_stats") or {}
     cost = stats.get("instance_cost")
-    sink.tally.cost_usd = float(cost) if isinstance(cost, (int, float)) and cost > 0 else None
+    sink.tally.cost_usd = dollars(cost) or None
     sink.tally.extra["api_calls"] = stats.get("api_calls")
     sink.usage(model, 0, 0, sink.tally.cost_usd)  # tokens are not in the trajectory
 

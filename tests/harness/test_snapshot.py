@@ -62,3 +62,17 @@ def test_watcher_reports_each_change_once(tmp_path):
     (tmp_path / "a.txt").write_text("2\n")
     assert [p for p, _ in w.changes()] == ["a.txt"]
     assert w.changes() == []
+
+
+def test_an_oversized_diff_keeps_every_hunk_and_marks_what_it_cut():
+    from harness.snapshot import CUT_MARK, EDIT_DIFF_CAP, file_diff
+    old = "".join(f"line {i}\n" for i in range(2000))
+    new_lines = old.splitlines(keepends=True)
+    for k in range(0, 2000, 100):  # twenty separate edits
+        new_lines[k] = f"changed {k}\n"
+    new_lines[500:500] = [f"# pad {i} {'x' * 90}\n" for i in range(900)]
+    diff = file_diff("a.py", ("file", 1, 0o644, old.encode()), ("file", 2, 0o644, "".join(new_lines).encode()))
+    assert len(diff) <= EDIT_DIFF_CAP + 4096
+    assert all(f"changed {k}" in diff for k in range(0, 2000, 100))
+    assert sum(line.startswith("@@") for line in diff.splitlines()) == 20
+    assert any(line.startswith(CUT_MARK) and "cut by the harness" in line for line in diff.splitlines())
