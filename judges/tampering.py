@@ -25,6 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from harness.models import Verdict
+from judges.pynames import dotted as _dotted
+from judges.pynames import import_aliases as _aliases
 
 HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 UNSHOWN = re.compile(r"^(?:Binary or large file|File with an undecodable name) (.+) differs$")
@@ -132,30 +134,6 @@ def _file_hits(path: str, new_files: set[str], links: set[str], case_files: set[
             f.split("/")[0] == top for f in case_files):
         hits.append({"rule": "shadows_module", "why": f"a top-level '{module}' shadows the installed module"})
     return [{"file": path, "line": None, **h} for h in hits]
-
-
-def _aliases(tree: ast.AST) -> dict[str, str]:
-    """Local name -> the dotted module path it stands for, from the file's imports."""
-    out = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            for a in node.names:
-                out[a.asname or a.name] = f"{node.module}.{a.name}"
-    return out
-
-
-def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
-    """``s.argv`` -> ``sys.argv`` when ``s`` is an imported name; None otherwise."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name) and node.id in aliases:
-        return ".".join([aliases[node.id], *reversed(parts)])
-    return None
 
 
 def _suspect_name(dotted: str) -> str | None:
