@@ -12,11 +12,27 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from harness.errors import InputError
+from harness.errors import ConfigError, InputError
 from harness.models import AnswerKey, CaseManifest, CorpusFix, FixCorpus, ReferencePlan, Symptoms
 
 M = TypeVar("M", bound=BaseModel)
-CASE_ID = re.compile(r"^case_\d\d$")
+# A case id is case_NN (the standard tier) or hard_case_NN (the hard tier: the same bug as case_NN in a
+# larger project, docs/cases.md). Anything else in cases/ (scratch/, wip_hard_case_NN/ ...) is ignored.
+CASE_ID = re.compile(r"^(hard_)?case_\d\d$")
+TIERS = ("standard", "hard")
+TIER_CHOICES = TIERS + ("all",)
+HARD_PREFIX = "hard_"
+
+
+def tier_of(case_id: str) -> str:
+    """The tier is part of the id, so every record that names a case also says its tier."""
+    return "hard" if case_id.startswith(HARD_PREFIX) else "standard"
+
+
+def tiers_of(case_ids) -> list[str]:
+    """The tiers present among ``case_ids``, in TIERS order."""
+    present = {tier_of(c) for c in case_ids}
+    return [t for t in TIERS if t in present]
 
 
 @dataclass(frozen=True)
@@ -31,6 +47,10 @@ class Case:
     reference: ReferencePlan
     corpus: tuple[CorpusFix, ...] = ()
     symptoms: Symptoms | None = None
+
+    @property
+    def tier(self) -> str:
+        return tier_of(self.id)
 
     @property
     def corpus_dir(self) -> Path:
@@ -93,11 +113,20 @@ def load_record(path: Path, model: type[M]) -> M:
         raise InputError(path, msg, field=field) from exc
 
 
-def list_case_ids(root: Path) -> list[str]:
+def check_tier(tier: str) -> str:
+    if tier not in TIER_CHOICES:
+        raise ConfigError(f"--tier must be one of {', '.join(TIER_CHOICES)}, not {tier!r}")
+    return tier
+
+
+def list_case_ids(root: Path, tier: str = "standard") -> list[str]:
+    """The case ids of ``tier`` (standard | hard | all), sorted: every standard case before every hard one."""
+    check_tier(tier)
     cases = root / "cases"
     if not cases.is_dir():
         raise InputError(cases, "cases folder not found")
-    return sorted(p.name for p in cases.iterdir() if p.is_dir() and CASE_ID.match(p.name))
+    ids = [p.name for p in cases.iterdir() if p.is_dir() and CASE_ID.match(p.name)]
+    return sorted((c for c in ids if tier in ("all", tier_of(c))), key=lambda c: (TIERS.index(tier_of(c)), c))
 
 
 def _check_consistency(case: Case) -> None:
@@ -108,6 +137,14 @@ def _check_consistency(case: Case) -> None:
         raise InputError(key_path, f"case_id '{case.key.case_id}' does not match folder '{case.id}'", "case_id")
     if not (case.case_dir / "README.md").is_file():
         raise InputError(case.case_dir / "README.md", "file not found (every case needs its symptom report)")
+    if case.tier == "hard" and case.key.hardness is None:
+        raise InputError(key_path, "a hard case needs a [hardness] table (construct, anomaly_over_fix); see "
+                                   "answers/README.md", "hardness")
+    if case.key.hardness is not None:
+        over_names = [o.name for o in case.key.over_fixes]
+        if case.key.hardness.anomaly_over_fix not in over_names:
+            raise InputError(key_path, f"'{case.key.hardness.anomaly_over_fix}' is not the name of an over_fixes entry "
+                                       f"(known: {', '.join(over_names) or 'none'})", "hardness.anomaly_over_fix")
     for field, rel in (("gold_patch", case.key.gold_patch), ("measure", case.key.measure),
                        ("decide", case.key.decide), *(("verifier_files", r) for r in case.key.verifier_files)):
         if not (case.answer_dir / rel).is_file():
@@ -135,8 +172,11 @@ def _check_consistency(case: Case) -> None:
 def load_case(root: Path, case_id: str) -> Case:
     case_dir = root / "cases" / case_id
     answer_dir = root / "answers" / case_id
+    if not CASE_ID.match(case_id):
+        raise InputError(case_dir, f"no such case: '{case_id}' is not a case id (case_NN or hard_case_NN; "
+                                   f"known: {', '.join(list_case_ids(root, 'all')) or 'none'})")
     if not case_dir.is_dir():
-        raise InputError(case_dir, f"no such case (known: {', '.join(list_case_ids(root)) or 'none'})")
+        raise InputError(case_dir, f"no such case (known: {', '.join(list_case_ids(root, 'all')) or 'none'})")
     if not answer_dir.is_dir():
         raise InputError(answer_dir, f"case '{case_id}' has no answer folder")
     corpus_file, symptoms_file = answer_dir / "fixes" / "fixes.toml", answer_dir / "symptoms.toml"
@@ -154,5 +194,6 @@ def load_case(root: Path, case_id: str) -> Case:
     return case
 
 
-def load_cases(root: Path, case_ids: list[str] | None = None) -> list[Case]:
-    return [load_case(root, cid) for cid in (case_ids or list_case_ids(root))]
+def load_cases(root: Path, case_ids: list[str] | None = None, tier: str = "standard") -> list[Case]:
+    """The cases named (any tier), or every case of ``tier`` when none are named."""
+    return [load_case(root, cid) for cid in (case_ids or list_case_ids(root, tier))]

@@ -18,20 +18,24 @@ from harness.errors import BenchError, ConfigError
 
 
 @app.command("validate")
-def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case ids (default: all)"),
+def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case ids, any tier (default: every case "
+                                                                     "of --tier)"),
+                 tier: str = typer.Option("standard", "--tier", help="standard | hard | all: the cases validated "
+                                                                     "when no ids are given"),
                  sandbox: str = typer.Option("auto", help="auto | required | none"),
                  jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", min=1,
                                           help="checks run at once (default: the machine's cores)")):
     """Check each case: leak scan, entry points, README output, broken fails, gold passes, over-fixes and
-    wrong corpus fixes rejected, correct corpus fixes accepted, oracle full marks, floor zero."""
-    from harness.cases import find_root, load_cases
+    wrong corpus fixes rejected, correct corpus fixes accepted, oracle full marks, floor zero, the grep
+    baseline's location; on hard cases also size, construct hits, the anomaly and the seeds."""
+    from harness.cases import check_tier, find_root, load_cases
 
     from harness.sandbox import get_sandbox
-    from harness.validate import validate_cases
+    from harness.validate import grep_baseline_summary, validate_cases
 
     try:
         root = find_root()
-        case_list = load_cases(root, cases or None)
+        case_list = load_cases(root, cases or None, check_tier(tier))
         box = get_sandbox(sandbox)
     except BenchError as exc:
         _fail(exc)
@@ -45,6 +49,8 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
     for case_id, checks in results.items():
         bad = sum(not c.passed for c in checks)
         err.print(f"[bold]{case_id}[/]: {len(checks) - bad}/{len(checks)} checks passed")
+    for t, (matched, total) in grep_baseline_summary(results).items():
+        err.print(f"grep baseline ({t} tier): location_match on {matched}/{total} case(s)")
     if failures:
         err.print(f"[red]{len(failures)} check(s) failed:[/] " + ", ".join(f"{c.case_id} {c.name}" for c in failures))
         raise typer.Exit(1)
@@ -87,13 +93,13 @@ def verify_cmd(
 
 
 @app.command("cases")
-def cases_cmd():
-    """List the available cases."""
+def cases_cmd(tier: str = typer.Option("standard", "--tier", help="standard | hard | all")):
+    """List the available cases of a tier."""
     from harness.cases import find_root, list_case_ids
 
     try:
         root = find_root()
-        for cid in list_case_ids(root):
+        for cid in list_case_ids(root, tier):
             out.print(cid)
     except BenchError as exc:
         _fail(exc)

@@ -46,12 +46,15 @@ def print_wide(df, title: str) -> None:
 
 
 def print_results(run_dir: Path) -> None:
+    from harness.cases import tiers_of
     from harness.report import display_table, summary_table
     from harness.results import read_manifest, read_samples
 
     manifest = read_manifest(run_dir)
     samples = read_samples(run_dir)
-    print_wide(display_table(samples), f"run {manifest.run_id} — agent {manifest.agent}, sandbox {manifest.sandbox}")
+    tiers = ", ".join(tiers_of(manifest.case_ids))
+    print_wide(display_table(samples), f"run {manifest.run_id} — agent {manifest.agent}, tier {tiers}, "
+                                       f"sandbox {manifest.sandbox}")
     summary = summary_table(samples)
     if not summary.empty:
         print_wide(summary, f"summary: pass/scored, {CI_NOTE}")
@@ -142,7 +145,8 @@ def compare_cmd(runs: list[Path] = typer.Argument(..., help="RUN (its two condit
             if comp.excluded_cases:
                 out.print(f"[yellow]left out (different or missing hashes): {', '.join(comp.excluded_cases)}[/]")
             print_frame(table, f"candidate {comp.candidate} − baseline {comp.baseline}, paired over "
-                               f"{len(comp.cases)} cases: 95% t interval over cases, exact sign-flip p, "
+                               f"{len(comp.cases)} cases (tier {', '.join(comp.tiers)}; tiers never pooled): "
+                               f"95% t interval over cases, exact sign-flip p, "
                                f"MDE = smallest difference detectable with 80% power at this n and K")
         elif fmt == "json":
             typer.echo(comp.model_dump_json(indent=2))
@@ -167,13 +171,15 @@ def gate_cmd(baseline: Path = typer.Argument(..., help="the baseline run folder"
              non_inferiority: bool = typer.Option(False, help="pass only when the lower 95% bound is above "
                                                               "−margin (shown, not merely not refuted)"),
              condition: str | None = typer.Option(None, help="the condition to compare when a run has several"),
-             allow_different_cases: bool = typer.Option(False, help="pair only the cases whose hashes match")):
+             allow_different_cases: bool = typer.Option(False, help="pair only the cases whose hashes match"),
+             tier: str | None = typer.Option(None, "--tier", help="standard | hard: the tier to decide on (needed "
+                                                                 "when the runs hold both)")):
     """CI gate: exit 1 on a regression beyond the margin (or too many unscored samples), else 0."""
     try:
         from harness.compare import gate
 
         a, b, comp = _comparison([baseline, candidate], condition, None, None, allow_different_cases, criterion)
-        result = gate(comp, a, b, criterion, margin, max_unscored, non_inferiority)
+        result = gate(comp, a, b, criterion, margin, max_unscored, non_inferiority, tier)
     except BenchError as exc:
         fail(exc)
     from harness.compare import fmt_num
@@ -181,12 +187,12 @@ def gate_cmd(baseline: Path = typer.Argument(..., help="the baseline run folder"
     d = result.diff
     verdict = "[bold green]PASS[/]" if result.passed else "[bold red]FAIL[/]"
     interval = "-" if d.low is None else f"[{fmt_num(d.low)}, {fmt_num(d.high)}]"
-    out.print(f"gate {verdict}: {result.reason}")
+    out.print(f"gate {verdict} ({result.tier} tier): {result.reason}")
     if d.diff is None:
         out.print(f"{criterion}: no case was scored in both runs; MDE n/a")
     else:
         out.print(f"{criterion}: candidate − baseline = {fmt_num(d.diff)} {interval} "
-                  f"over {d.n_cases} cases, K = {d.k:g}; sign-flip p = {'-' if d.p_value is None else f'{d.p_value:.3f}'}; "
+                  f"over {d.n_cases} cases ({result.tier} tier), K = {d.k:g}; sign-flip p = {'-' if d.p_value is None else f'{d.p_value:.3f}'}; "
                   f"MDE (80% power) = {'n/a' if d.mde is None else f'{d.mde:.2f}'}")
     out.print("errored/unscored share: " + ", ".join(f"{k} {v:.0%}" for k, v in result.unscored_fraction.items()))
     raise typer.Exit(0 if result.passed else 1)

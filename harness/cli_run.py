@@ -24,7 +24,8 @@ FLAGS = {"max_steps": "--max-steps", "command_timeout": "--command-timeout", "ma
          "max_tokens": "--max-tokens", "max_cost": "--max-cost", "max_tokens_per_call": "--max-tokens-per-call",
          "max_retries": "--max-retries", "judge_repeats": "--judge-repeats",
          "judge_max_input_tokens": "--judge-max-input-tokens", "max_parallel": "--max-parallel",
-         "cpu_slots": "--cpu-slots", "max_error_rate": "--max-error-rate", "epochs": "--epochs", "order": "--order"}
+         "cpu_slots": "--cpu-slots", "max_error_rate": "--max-error-rate", "epochs": "--epochs", "order": "--order",
+         "tier": "--tier"}
 
 
 def default_parallel(agent: str) -> int:
@@ -94,7 +95,7 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
     from harness.sandbox import get_sandbox
 
     root = find_root()
-    load_cases(root, options.cases or None)  # a bad case or key fails here, before anything is copied
+    load_cases(root, options.cases or None, options.tier)  # a bad case or key fails here, before anything is copied
     conds, skill_text, skill_sha = _conditions(options)
     limits = Limits(max_steps=options.max_steps, max_wall_seconds=options.max_wall, max_tokens=options.max_tokens,
                     max_cost_usd=options.max_cost, command_timeout=options.command_timeout)
@@ -108,7 +109,8 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
             agent_obj.check_limits(limits)
         judge = _run_judge_hook(options.judge, options.judge_repeats, options.agent, options.judge_base_url,
                                 options.judge_max_input_tokens)
-        cfg = RunConfig(agent=agent_obj, cases=load_cases(inputs.root, options.cases or None), out_root=out_dir,
+        cfg = RunConfig(agent=agent_obj, cases=load_cases(inputs.root, options.cases or None, options.tier),
+                        out_root=out_dir,
                         epochs=options.epochs, conditions=conds, skill_text=skill_text, skill_sha256=skill_sha,
                         skill_path=Path(options.skill) if options.skill else None, limits=limits, sandbox=box,
                         judge=judge, inputs=inputs, work_dir=work_dir, options=options,
@@ -164,9 +166,10 @@ def _out_dir(path: Path) -> Path:
 
 @app.command("run")
 def run_cmd(
-    agent: str = typer.Option("reference", help="reference | null | openai:MODEL | anthropic:MODEL | claude-code[:MODEL] "
+    agent: str = typer.Option("reference", help="reference | null | grep | openai:MODEL | anthropic:MODEL | claude-code[:MODEL] "
                               "| codex[:MODEL] | mini-swe-agent:MODEL | cmd:'TEMPLATE' | replay:RUN_DIR (docs/agents.md)"),
-    cases: Optional[list[str]] = typer.Argument(None, help="case ids (default: all)"),
+    cases: Optional[list[str]] = typer.Argument(None, help="case ids, any tier (default: every case of --tier)"),
+    tier: str = typer.Option("standard", "--tier", help="standard | hard | all: the cases run when no ids are given"),
     epochs: int = typer.Option(1, help="repeats per case and condition"),
     out_dir: Path = typer.Option(Path("results"), "--out", help="folder that holds run folders"),
     max_steps: int = typer.Option(50, help="per-sample step limit"),
@@ -208,7 +211,7 @@ def run_cmd(
 
     try:
         options = make_options(
-            agent=agent, cases=list(cases or []), epochs=epochs,
+            agent=agent, cases=list(cases or []), tier=tier, epochs=epochs,
             conditions=[c.strip() for c in (conditions or ("control,skill" if skill else "control")).split(",")
                         if c.strip()],
             skill=str(skill.resolve()) if skill else None, sandbox=sandbox, max_steps=max_steps,

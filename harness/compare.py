@@ -3,6 +3,9 @@
 An arm is one condition of one run folder. ``compare RUN`` pairs the run's two conditions;
 ``compare RUN_A RUN_B`` pairs two runs, which must hold the same cases with the same case and
 answer hashes (otherwise the difference could be the cases changing, not the agent).
+
+Cases pair only with the same case id, so a standard case never pairs with a hard one; runs over both
+tiers get one set of rows per tier (each with its own Holm family), and ``gate`` decides on one tier.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from harness.cases import tier_of, tiers_of
 from harness.errors import ConfigError, InputError
 from harness.models import RunManifest, SampleResult
 from harness.report import ERRORED, REPORTED, per_case, samples_frame, status_of
@@ -42,6 +46,7 @@ class CriterionComparison(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     criterion: str
+    tier: str = "standard"
     diff: PairedDiff
     p_holm: float | None = None
     unscored_a: int
@@ -57,11 +62,23 @@ class Comparison(BaseModel):
     excluded_cases: list[str]
     rows: list[CriterionComparison]
 
-    def row(self, criterion: str) -> CriterionComparison:
+    @property
+    def tiers(self) -> list[str]:
+        return list(dict.fromkeys(r.tier for r in self.rows))
+
+    def row(self, criterion: str, tier: str | None = None) -> CriterionComparison:
+        """The row of ``criterion`` in ``tier`` (None: the comparison's only tier)."""
+        if tier is None:
+            if len(self.tiers) > 1:
+                raise ConfigError(f"the runs hold cases of tiers {', '.join(self.tiers)}: name one with --tier")
+            tier = self.tiers[0] if self.tiers else "standard"
         for r in self.rows:
-            if r.criterion == criterion:
+            if r.criterion == criterion and r.tier == tier:
                 return r
-        raise ConfigError(f"unknown criterion {criterion!r}; choose from {', '.join(r.criterion for r in self.rows)}")
+        if tier not in self.tiers:
+            raise ConfigError(f"no case of tier {tier!r} in the comparison (tiers: {', '.join(self.tiers) or 'none'})")
+        raise ConfigError(f"unknown criterion {criterion!r}; choose from "
+                          f"{', '.join(dict.fromkeys(r.criterion for r in self.rows))}")
 
 
 def _arm(run_dir: Path, condition: str | None, manifest: RunManifest | None = None) -> Arm:
@@ -138,13 +155,18 @@ def unscored_count(arm: Arm, criterion: str, cases: list[str] | None = None) -> 
 def compare(a: Arm, b: Arm, allow_different_cases: bool = False, primary: str = PRIMARY) -> Comparison:
     cases, left_out = comparable_cases(a, b, allow_different_cases)
     fa, fb = samples_frame(a.samples), samples_frame(b.samples)
-    fa, fb = fa[fa["case"].isin(cases)], fb[fb["case"].isin(cases)]
-    rows = [CriterionComparison(criterion=c, diff=paired_diff(per_case(fa, c), per_case(fb, c)),
-                                unscored_a=unscored_count(a, c, cases), unscored_b=unscored_count(b, c, cases))
-            for c in REPORTED]
-    adjusted = holm({r.criterion: r.diff.p_value for r in rows if r.criterion != primary})
-    for r in rows:
-        r.p_holm = r.diff.p_value if r.criterion == primary else adjusted.get(r.criterion)
+    rows = []
+    for tier in tiers_of(cases) or ["standard"]:
+        in_tier = [c for c in cases if tier_of(c) == tier]
+        ta, tb = fa[fa["case"].isin(in_tier)], fb[fb["case"].isin(in_tier)]
+        tier_rows = [CriterionComparison(criterion=c, tier=tier, diff=paired_diff(per_case(ta, c), per_case(tb, c)),
+                                         unscored_a=unscored_count(a, c, in_tier),
+                                         unscored_b=unscored_count(b, c, in_tier))
+                     for c in REPORTED]
+        adjusted = holm({r.criterion: r.diff.p_value for r in tier_rows if r.criterion != primary})
+        for r in tier_rows:
+            r.p_holm = r.diff.p_value if r.criterion == primary else adjusted.get(r.criterion)
+        rows += tier_rows
     return Comparison(baseline=a.label, candidate=b.label, cases=cases, excluded_cases=left_out, rows=rows)
 
 
@@ -161,7 +183,7 @@ def comparison_table(comp: Comparison, mde_ks: list[float] = ()):
     rows = []
     for r in comp.rows:
         d = r.diff
-        row = {"criterion": r.criterion, "cases": d.n_cases, "K": f"{d.k:.3g}",
+        row = {"criterion": r.criterion, "tier": r.tier, "cases": d.n_cases, "K": f"{d.k:.3g}",
                "baseline": fmt_num(d.mean_a, "{:.2f}"), "candidate": fmt_num(d.mean_b, "{:.2f}"),
                "diff [95% CI]": "-" if d.diff is None else
                fmt_num(d.diff) + ("" if d.low is None else f" [{fmt_num(d.low)}, {fmt_num(d.high)}]"),
@@ -182,6 +204,7 @@ class GateResult(BaseModel):
     passed: bool
     reason: str
     criterion: str
+    tier: str = "standard"
     margin: float
     non_inferiority: bool
     diff: PairedDiff
@@ -189,14 +212,17 @@ class GateResult(BaseModel):
 
 
 def gate(comp: Comparison, a: Arm, b: Arm, criterion: str = PRIMARY, margin: float = 0.10,
-         max_unscored: float = 0.10, non_inferiority: bool = False) -> GateResult:
-    """The CI decision; see ``gate`` in docs/statistics.md for why each rule is what it is."""
-    d = comp.row(criterion).diff
+         max_unscored: float = 0.10, non_inferiority: bool = False, tier: str | None = None) -> GateResult:
+    """The CI decision on one tier (``tier`` None: the comparison's only one); see ``gate`` in
+    docs/statistics.md for why each rule is what it is."""
+    row = comp.row(criterion, tier)
+    d = row.diff
+    in_tier = [c for c in comp.cases if tier_of(c) == row.tier]
     fractions = {}
     for name, arm in (("baseline", a), ("candidate", b)):
-        planned = len(comp.cases) * arm.manifest.epochs
-        fractions[name] = unscored_count(arm, criterion, comp.cases) / planned if planned else 1.0
-    common = dict(criterion=criterion, margin=margin, non_inferiority=non_inferiority, diff=d,
+        planned = len(in_tier) * arm.manifest.epochs
+        fractions[name] = unscored_count(arm, criterion, in_tier) / planned if planned else 1.0
+    common = dict(criterion=criterion, tier=row.tier, margin=margin, non_inferiority=non_inferiority, diff=d,
                   unscored_fraction=fractions)
     too_many = [f"{name} {frac:.0%}" for name, frac in fractions.items() if frac > max_unscored]
     if too_many:

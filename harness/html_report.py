@@ -115,7 +115,8 @@ def comparison_section(comp, ks=()) -> list[str]:
     from harness.compare import comparison_table
 
     rows = comp.rows
-    svg = forest_svg([r.criterion for r in rows], [r.diff.diff for r in rows], [r.diff.low for r in rows],
+    labels = [r.criterion if len(comp.tiers) == 1 else f"{r.criterion} ({r.tier})" for r in rows]
+    svg = forest_svg(labels, [r.diff.diff for r in rows], [r.diff.low for r in rows],
                      [r.diff.high for r in rows], [r.diff.mde for r in rows],
                      f"{comp.candidate} − {comp.baseline}")
     return ["<h2>Comparison</h2>",
@@ -132,7 +133,10 @@ def run_html(run_dir: Path) -> str:
 
     manifest = read_manifest(run_dir)
     samples = read_samples(run_dir)
-    body = [f"<p class=\"note\">agent {html.escape(manifest.agent)}, conditions "
+    from harness.cases import tiers_of
+
+    body = [f"<p class=\"note\">agent {html.escape(manifest.agent)}, tier "
+            f"{html.escape(', '.join(tiers_of(manifest.case_ids)))} (tiers are summarised apart), conditions "
             f"{html.escape(', '.join(manifest.conditions))}, {len(manifest.case_ids)} cases × {manifest.epochs} "
             f"epoch(s), harness {html.escape(manifest.harness_version)}, created {html.escape(manifest.created_at)}</p>",
             "<h2>Summary</h2>",
@@ -166,7 +170,7 @@ def leaderboard_html(board) -> str:
     body = [f"<p class=\"note\">score = mean over cases of the per-case pass rate [95% CI]; item analysis on "
             f"{html.escape(board.item_criterion)}</p>"]
     for cs in board.case_sets:
-        body.append(f"<h2>Case set {html.escape(cs.fingerprint)}</h2>")
+        body.append(f"<h2>Case set {html.escape(cs.fingerprint)}, {html.escape(cs.tier)} tier</h2>")
         body.append(_table(rows[rows["case_set"] == cs.fingerprint].drop(columns=["case_set"])))
         matrix = [[r.case_rates.get(c) for c in cs.cases] for r in cs.rows]
         labels = [f"{r.agent} · {r.condition}" for r in cs.rows]

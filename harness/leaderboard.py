@@ -2,7 +2,9 @@
 
 One row per agent × condition; runs of the same agent and condition over the same cases are pooled
 (their samples add repeats). Runs over different case sets (case or answer hashes) are never mixed:
-each case set gets its own table, named by a short fingerprint of its hashes.
+each case set gets its own table, named by a short fingerprint of its hashes. Tiers are never mixed
+either: a run over both tiers is split into its standard part and its hard part, each joining the case
+set of its own cases (so the standard half of an ``--tier all`` run pools with a standard-only run).
 
 Item analysis asks which cases carry information. For each case, over the rows of its table:
 difficulty = mean of the rows' pass rates on the case; discrimination = the Pearson correlation,
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from harness.cases import TIERS, tier_of
 from harness.errors import ConfigError, InputError
 from harness.models import RunManifest, SampleResult
 from harness.report import ERRORED, REPORTED, status_of
@@ -44,6 +47,7 @@ class LeaderRow(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     case_set: str
+    tier: str = "standard"
     agent: str
     condition: str
     runs: list[str]
@@ -73,6 +77,7 @@ class CaseSet(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     fingerprint: str
+    tier: str = "standard"
     cases: list[str]
     case_sha256: dict[str, str]
     answer_sha256: dict[str, str]
@@ -92,6 +97,14 @@ def case_set_fingerprint(m: RunManifest) -> str:
     body = json.dumps({c: [m.case_sha256.get(c), m.answer_sha256.get(c)] for c in sorted(m.case_ids)},
                       sort_keys=True)
     return hashlib.sha256(body.encode()).hexdigest()[:12]
+
+
+def split_by_tier(m: RunManifest) -> list[RunManifest]:
+    """The run's manifest restricted to each tier it holds (itself when it holds one: old runs are unchanged)."""
+    tiers = [t for t in TIERS if any(tier_of(c) == t for c in m.case_ids)]
+    if len(tiers) <= 1:
+        return [m]
+    return [m.model_copy(update={"case_ids": [c for c in m.case_ids if tier_of(c) == t]}) for t in tiers]
 
 
 def _row(fingerprint: str, condition: str, parts: list[tuple[RunManifest, list[SampleResult]]], cases: list[str],
@@ -114,7 +127,7 @@ def _row(fingerprint: str, condition: str, parts: list[tuple[RunManifest, list[S
                                    scored=sum(len(v) for v in per_case.values()), unscored=unscored)
         if c == item_criterion:
             rates = {case: sum(v) / len(v) for case, v in per_case.items()}
-    return LeaderRow(case_set=fingerprint, agent=manifests[0].agent, condition=condition,
+    return LeaderRow(case_set=fingerprint, tier=tier_of(cases[0]) if cases else "standard", agent=manifests[0].agent, condition=condition,
                      runs=sorted(m.run_id for m in manifests), date=max(m.created_at for m in manifests)[:10],
                      harness_version=", ".join(sorted({m.harness_version for m in manifests})),
                      n_cases=len({s.case_id for s in samples}), k=round(len(samples) / max(1, len(cases)), 3),
@@ -170,17 +183,19 @@ def build_leaderboard(run_dirs: list[Path], item_criterion: str = "root_cause") 
         if m.run_id in seen:
             raise InputError(run_dir, f"run {m.run_id} is given twice")
         seen.add(m.run_id)
-        fp = case_set_fingerprint(m)
-        group = groups.setdefault(fp, {"manifest": m, "arms": {}})
         samples = read_samples(run_dir)
-        for cond in m.conditions:
-            group["arms"].setdefault((m.agent, cond), []).append((m, [s for s in samples if s.condition == cond]))
+        for part in split_by_tier(m):
+            fp = case_set_fingerprint(part)
+            group = groups.setdefault(fp, {"manifest": part, "arms": {}})
+            for cond in part.conditions:
+                group["arms"].setdefault((part.agent, cond), []).append(
+                    (part, [s for s in samples if s.condition == cond and s.case_id in part.case_ids]))
     case_sets = []
     for fp, group in groups.items():
         m = group["manifest"]
         cases = sorted(m.case_ids)
         rows = [_row(fp, cond, parts, cases, item_criterion) for (_, cond), parts in sorted(group["arms"].items())]
-        case_sets.append(CaseSet(fingerprint=fp, cases=cases, case_sha256={c: m.case_sha256.get(c, "") for c in cases},
+        case_sets.append(CaseSet(fingerprint=fp, tier=tier_of(cases[0]) if cases else "standard", cases=cases, case_sha256={c: m.case_sha256.get(c, "") for c in cases},
                                  answer_sha256={c: m.answer_sha256.get(c, "") for c in cases}, rows=rows,
                                  items=item_analysis(fp, cases, rows, item_criterion)))
     return Leaderboard(item_criterion=item_criterion, case_sets=case_sets)
@@ -197,7 +212,7 @@ def rows_frame(board: Leaderboard, wide: bool = False):
     records = []
     for cs in board.case_sets:
         for r in cs.rows:
-            rec = {"case_set": cs.fingerprint, "agent": r.agent, "condition": r.condition, "n_cases": r.n_cases,
+            rec = {"case_set": cs.fingerprint, "tier": cs.tier, "agent": r.agent, "condition": r.condition, "n_cases": r.n_cases,
                    "k": r.k, "samples": r.samples, "errored": r.errored}
             for c, s in r.scores.items():
                 if wide:
@@ -228,7 +243,7 @@ def leaderboard_markdown(board: Leaderboard) -> str:
     rows = rows_frame(board, wide=True)
     items = items_frame(board)
     for cs in board.case_sets:
-        parts.append(f"## Case set {cs.fingerprint} ({len(cs.cases)} cases: {', '.join(cs.cases)})\n")
+        parts.append(f"## Case set {cs.fingerprint}, {cs.tier} tier ({len(cs.cases)} cases: {', '.join(cs.cases)})\n")
         table = rows[rows["case_set"] == cs.fingerprint].drop(columns=["case_set"])
         parts.append(to_markdown(table))
         parts.append(f"\n### Item analysis ({board.item_criterion})\n")

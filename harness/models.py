@@ -9,11 +9,37 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+def scrub_surrogates(value: Any) -> Any:
+    """Replace lone UTF-16 surrogates (``"\\ud800"`` in a JSON string decodes to one) by ``?``.
+
+    The agent controls text that reaches records (its report, its measurements echoed by a verifier,
+    CLI log lines), and a str holding a lone surrogate cannot be encoded as UTF-8: writing the record
+    would raise in the middle of a run. Scrubbing on the way in keeps every record writable."""
+    if isinstance(value, str):
+        if value.isascii():
+            return value
+        try:
+            value.encode("utf-8")
+            return value
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, dict):
+        return {scrub_surrogates(k): scrub_surrogates(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(scrub_surrogates(v) for v in value)
+    return value
 
 
 class Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _writable_text(cls, data: Any) -> Any:
+        return scrub_surrogates(data) if isinstance(data, dict) else data
 
 
 # --- cases and answers -------------------------------------------------------
@@ -66,6 +92,30 @@ class LegitimateGuard(Record):
     why: str = Field(description="why this construct fixes the cause here instead of hiding it")
 
 
+class Hardness(Record):
+    """``[hardness]`` of a hard case's key (required there): what ``validate`` measures to show the case is hard."""
+
+    # spelled ``construct`` in key.toml; the attribute name avoids pydantic's deprecated BaseModel.construct
+    construct_regex: str = Field(alias="construct",
+                                 description="Python regex a reviewer would grep for to find the bug's construct; "
+                                             "it must hit >= 5 lines of the case's .py files, one inside a key location")
+    anomaly_over_fix: str = Field(description="name of the over_fixes entry that 'fixes' the harmless anomaly")
+    seed_command: str | None = Field(
+        default=None, description="the run command with '{seed}' where a seed goes (e.g. 'python train.py --set "
+                                  "seed={seed}'): validate times it on 3 seeds; without it the run command is timed")
+
+    @field_validator("construct_regex")
+    @classmethod
+    def _valid_regex(cls, value: str) -> str:
+        import re
+
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a valid Python regex: {exc}") from None
+        return value
+
+
 class AnswerKey(Record):
     """``answers/case_NN/key.toml``: the hidden answer, in the project's own words."""
 
@@ -96,6 +146,7 @@ class AnswerKey(Record):
     over_fixes: list[OverFix] = Field(default_factory=list)
     legitimate_guards: list[LegitimateGuard] = Field(
         default_factory=list, description="constructs of the legitimate fix that fallback_added must not count")
+    hardness: Hardness | None = Field(default=None, description="required for hard cases (hard_case_NN)")
 
 
 class CorpusFix(Record):
@@ -337,7 +388,9 @@ class RunOptions(Record):
     """Every setting ``run`` was given, as given: ``resume`` rebuilds the run from these alone."""
 
     agent: str
-    cases: list[str] = Field(default_factory=list, description="empty: all cases")
+    cases: list[str] = Field(default_factory=list, description="empty: all cases of the tier")
+    tier: Literal["standard", "hard", "all"] = Field(default="standard", description="the cases run when none are "
+                                                     "named (runs from before tiers: standard)")
     epochs: int = Field(default=1, ge=1)
     conditions: list[str] = Field(default_factory=lambda: ["control"])
     skill: str | None = Field(default=None, description="the --skill path (file or folder), absolute")

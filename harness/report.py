@@ -3,12 +3,16 @@
 The criteria come from ``harness.models`` (LLM + deterministic) plus one derived here:
 ``solved`` = root_cause ∧ fix_verified, unscored when either is (and n/a when either is n/a), so a
 run is never credited with a solve the judge did not see.
+
+Every table says the tier of its rows (derived from the case id, ``harness.cases.tier_of``, so runs made
+before tiers read as standard). A run over both tiers gets separate summary rows per tier, never pooled.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
+from harness.cases import tier_of
 from harness.models import CRITERIA_DETERMINISTIC, CRITERIA_LLM, SampleResult
 from harness.stats import Score, case_score
 
@@ -54,13 +58,13 @@ def samples_frame(samples: list[SampleResult]) -> pd.DataFrame:
     rows = []
     for s in _ordered(samples):
         row = {"sample_id": s.sample_id, "agent": s.agent, "condition": s.condition, "case": s.case_id,
-               "epoch": s.epoch, "status": s.status}
+               "tier": tier_of(s.case_id), "epoch": s.epoch, "status": s.status}
         for c in REPORTED:
             row[c] = status_of(s, c)
         row.update({"input_tokens": s.usage.input_tokens, "output_tokens": s.usage.output_tokens,
                     "cost_usd": s.usage.cost_usd, "tool_errors": s.tool_errors, "duration_s": round(s.duration_s, 3)})
         rows.append(row)
-    columns = ["sample_id", "agent", "condition", "case", "epoch", "status", *REPORTED,
+    columns = ["sample_id", "agent", "condition", "case", "tier", "epoch", "status", *REPORTED,
                "input_tokens", "output_tokens", "cost_usd", "tool_errors", "duration_s"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -69,7 +73,8 @@ def display_table(samples: list[SampleResult]) -> pd.DataFrame:
     """The per-sample table people read: human cell labels."""
     rows = []
     for s in sorted(samples, key=lambda s: (s.case_id, s.condition, s.epoch)):
-        row = {"case": s.case_id, "condition": s.condition, "epoch": s.epoch, "status": s.status}
+        row = {"case": s.case_id, "tier": tier_of(s.case_id), "condition": s.condition, "epoch": s.epoch,
+               "status": s.status}
         row.update({c: cell(s.verdicts.get(c)) for c in CRITERIA})
         solved = solved_status(s)
         row[SOLVED] = "unscored" if solved == "unscored" else CELL[solved]
@@ -90,13 +95,13 @@ def criterion_score(sub: pd.DataFrame, criterion: str) -> Score:
 
 
 def criterion_counts(samples: list[SampleResult]) -> pd.DataFrame:
-    """Per condition and criterion: passes, scored (pass+fail), n/a and unscored counts."""
+    """Per condition, tier and criterion: passes, scored (pass+fail), n/a and unscored counts."""
     df = samples_frame(samples)
     rows = []
-    for cond, sub in (df.groupby("condition") if not df.empty else []):
+    for (cond, tier), sub in (df.groupby(["condition", "tier"]) if not df.empty else []):
         for c in REPORTED:
             col = sub[c]
-            rows.append({"condition": cond, "criterion": c, "pass": int((col == "pass").sum()),
+            rows.append({"condition": cond, "tier": tier, "criterion": c, "pass": int((col == "pass").sum()),
                          "scored": int(col.isin(["pass", "fail"]).sum()),
                          "not_applicable": int((col == "not_applicable").sum()),
                          "unscored": int((~col.isin(["pass", "fail", "not_applicable"])).sum()), "n": len(col),
@@ -105,14 +110,14 @@ def criterion_counts(samples: list[SampleResult]) -> pd.DataFrame:
 
 
 def summary_table(samples: list[SampleResult]) -> pd.DataFrame:
-    """One row per condition: per criterion 'pass/scored, score [95% CI]', unscored and n/a beside."""
+    """One row per condition and tier: per criterion 'pass/scored, score [95% CI]', unscored and n/a beside."""
     df = samples_frame(samples)
     counts = criterion_counts(samples)
     rows = []
-    for cond, sub in (counts.groupby("condition") if not counts.empty else []):
-        row = {"condition": cond, "n": int(sub["n"].iloc[0]), "errored": int(sub["errored"].iloc[0])}
+    for (cond, tier), sub in (counts.groupby(["condition", "tier"]) if not counts.empty else []):
+        row = {"condition": cond, "tier": tier, "n": int(sub["n"].iloc[0]), "errored": int(sub["errored"].iloc[0])}
         for _, r in sub.iterrows():
-            score = criterion_score(df[df["condition"] == cond], r["criterion"])
+            score = criterion_score(df[(df["condition"] == cond) & (df["tier"] == tier)], r["criterion"])
             text = f"{r['pass']}/{r['scored']}"
             if score.mean is not None and score.low is not None:
                 text += f" {score.mean:.2f} [{score.low:.2f}, {score.high:.2f}]"
@@ -127,7 +132,7 @@ def _round(v: float | None) -> float | None:
 
 
 def summary_frame(samples: list[SampleResult]) -> pd.DataFrame:
-    """Machine-readable summary (the seed benchmark's summary.tsv), one row per condition × criterion.
+    """Machine-readable summary (the seed benchmark's summary.tsv), one row per condition × criterion × tier.
 
     Columns: counts, the score and its interval, n cases and K, errored/unscored, and the arm's token
     and cost totals (cost_usd is empty when any sample's price was unknown; cost_known_samples says how many).
@@ -136,11 +141,12 @@ def summary_frame(samples: list[SampleResult]) -> pd.DataFrame:
     counts = criterion_counts(samples)
     rows = []
     for _, r in counts.iterrows():
-        sub = df[df["condition"] == r["condition"]]
+        sub = df[(df["condition"] == r["condition"]) & (df["tier"] == r["tier"])]
         score = criterion_score(sub, r["criterion"])
         costs = sub["cost_usd"]
         known = costs.notna()
-        rows.append({"condition": r["condition"], "criterion": r["criterion"], "n_samples": int(r["n"]),
+        rows.append({"condition": r["condition"], "criterion": r["criterion"], "tier": r["tier"],
+                     "n_samples": int(r["n"]),
                      "n_cases": int(sub["case"].nunique()), "k": round(len(sub) / max(1, sub["case"].nunique()), 3),
                      "pass": int(r["pass"]), "scored": int(r["scored"]), "unscored": int(r["unscored"]),
                      "not_applicable": int(r["not_applicable"]), "errored": int(r["errored"]),

@@ -13,6 +13,7 @@ import os
 import platform
 import queue
 import random
+import resource
 import secrets
 import shutil
 import signal
@@ -29,7 +30,7 @@ from pathlib import Path
 from harness import __version__, shutdown
 from harness.agents.base import Agent, AgentOutcome, AgentTask, Limits, Toolbox
 from harness.agents.llm import usage_from_events
-from harness.cases import Case
+from harness.cases import Case, tiers_of
 from harness.errors import ConfigError, InfraError, IntegrityError, RunAborted, RunInterrupted
 from harness.hashing import sha256_file, sha256_tree
 from harness.models import CRITERIA_DETERMINISTIC, CRITERIA_LLM, RunManifest, RunOptions, SampleResult, Verdict
@@ -157,7 +158,8 @@ def provenance(cfg: RunConfig) -> dict:
     info = {**_git_provenance(Path(__file__).resolve().parent.parent),
             "openai": _version("openai"), "anthropic": _version("anthropic"),
             "order": cfg.order, "order_seed": cfg.order_seed,
-            "max_parallel": cfg.max_parallel, "cpu_slots": cfg.cpu_slots}
+            "max_parallel": cfg.max_parallel, "cpu_slots": cfg.cpu_slots,
+            "tiers": tiers_of(c.id for c in cfg.cases)}
     cli_version = cfg.agent.settings.get("cli_version")
     if cli_version:
         info["agent_cli_version"] = cli_version
@@ -294,7 +296,7 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
     if not (run_dir / diff_rel).exists():
         (run_dir / diff_rel).parent.mkdir(parents=True, exist_ok=True)
         (run_dir / diff_rel).write_text("", encoding="utf-8")
-    return SampleResult(
+    return _writable(SampleResult(
         sample_id=f"{cfg.agent.name}/{condition}/{case.id}/{epoch}",
         agent=cfg.agent.name, condition=condition, case_id=case.id, epoch=epoch,
         status=outcome.status, error=outcome.error, report=outcome.report,
@@ -302,7 +304,19 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
         started_at=started_at, duration_s=round(time.monotonic() - clock.start, 3), usage=outcome.usage,
         tool_errors=outcome.tool_errors, cpu_wait_s=round(clock.waited, 3),
         verdicts=verdicts,
-    )
+    ))
+
+
+def _writable(result: SampleResult) -> SampleResult:
+    """The result, or, if something the agent controls still makes it unserialisable, the same sample as
+    an unscored infra_error: one bad record must not stop the whole run."""
+    try:
+        result.model_dump_json()
+        return result
+    except Exception as exc:  # noqa: BLE001 - any serialisation failure
+        reason = f"infra_error: the sample's record could not be written ({type(exc).__name__})"
+        return result.model_copy(update={"status": "infra_error", "report": None, "error": reason,
+                                         "verdicts": _all_unscored(reason)})
 
 
 GRACE_S = 10.0  # after a stop, how long running samples get to notice it before the run ends without them
@@ -334,6 +348,18 @@ def _stop_on_signals():
         signal.signal(signal.SIGTERM, old)
 
 
+def _raise_fd_limit() -> None:
+    """Parallel samples share the harness's file descriptors (pipes, relays, verifier outputs); the usual
+    soft limit of 1024 is low for that, and the hard limit is free to take."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+        if want > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ValueError, OSError):
+        pass
+
+
 def execute(cfg: RunConfig, run_dir: Path, jobs: list[Job], progress=None) -> Execution:
     """Run ``jobs`` on ``cfg.max_parallel`` daemon worker threads, appending each result as it comes.
 
@@ -342,6 +368,7 @@ def execute(cfg: RunConfig, run_dir: Path, jobs: list[Job], progress=None) -> Ex
     RunInterrupted listing the samples that did not finish."""
     progress = progress or SilentProgress()
     shutdown.reset()
+    _raise_fd_limit()
     slots = CpuSlots(cfg.cpu_slots)
     todo: queue.Queue[Job] = queue.Queue()
     for job in jobs:

@@ -1,6 +1,7 @@
-"""Case validation for every case (``ml-debug-bench validate``): leak scan, entry points, README output
-reproduced, broken fails, gold passes, over-fixes and wrong corpus fixes rejected, correct corpus fixes
-accepted, reference full marks, null zero. Runs torch, so marked slow (CI runs it).
+"""Case validation for every case of both tiers (``ml-debug-bench validate --tier all``): leak scan, entry
+points, README output reproduced, broken fails, gold passes, over-fixes and wrong corpus fixes rejected, correct
+corpus fixes accepted, reference full marks, null zero, the grep baseline; on hard cases also size, construct
+hits, the anomaly and the seeds. Runs torch, so marked slow (CI runs it).
 
 All cases are validated once, in parallel over the machine's cores; each test then reads its case's checks.
 """
@@ -11,31 +12,46 @@ import pytest
 
 from harness import validate as V
 from harness.cases import find_root, list_case_ids, load_cases
+from harness.errors import BenchError
 from harness.sandbox import get_sandbox
 
 ROOT = find_root()
-CASE_IDS = list_case_ids(ROOT)
+CASE_IDS = list_case_ids(ROOT, "all")
+HARD_CHECKS = {"hard_size", "hard_construct_hits", "hard_anomaly", "hard_seeds_reproduce"}
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def results():
-    cases = load_cases(ROOT)
-    return V.validate_cases(cases, ROOT, get_sandbox("auto"), jobs=os.cpu_count() or 1)
+    """Every case that loads, validated in one parallel call; a case that does not load is its own failure
+    (so one unfinished case does not hide the others' results)."""
+    cases, broken = [], {}
+    for case_id in CASE_IDS:
+        try:
+            cases += load_cases(ROOT, [case_id])
+        except BenchError as exc:
+            broken[case_id] = str(exc)
+    out = V.validate_cases(cases, ROOT, get_sandbox("auto"), jobs=os.cpu_count() or 1)
+    return out, broken
 
 
 @pytest.mark.parametrize("case_id", CASE_IDS)
 def test_case_validates(results, case_id):
-    checks = results[case_id]
+    by_case, broken = results
+    assert case_id not in broken, f"{case_id} does not load: {broken.get(case_id)}"
+    checks = by_case[case_id]
     failed = [f"{c.name}: {c.detail}" for c in checks if not c.passed]
     assert not failed, f"{case_id}: {len(failed)} of {len(checks)} checks failed:\n" + "\n".join(failed)
     names = {c.name for c in checks}
     case = load_cases(ROOT, [case_id])[0]
     expected = {"leak_scan", "entry_points_exist", "broken_runs_in_budget", "verifier_fails_on_broken",
-                "verifier_passes_on_gold", "corpus_size", "reference_agent_scores_pass", "null_agent_scores_fail"}
+                "verifier_passes_on_gold", "corpus_size", "reference_agent_scores_pass", "null_agent_scores_fail",
+                "grep_baseline"}
     expected |= {f"over_fix_rejected:{o.name}" for o in case.key.over_fixes}
     expected |= {f"corpus_{f.expect}:{f.name}" for f in case.corpus}
     expected |= {f"readme_output_matches:block{r.block}" for r in (case.symptoms.run if case.symptoms else [])}
+    if case.tier == "hard":
+        expected |= HARD_CHECKS | ({"hard_seed_runs"} if case.key.hardness.seed_command else set())
     assert expected <= names, sorted(expected - names)
     assert case.symptoms is not None and case.key.over_fixes

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from harness.errors import ConfigError
 
-KNOWN = ("reference, null, openai:MODEL, anthropic:MODEL, claude-code[:MODEL], codex[:MODEL], "
+KNOWN = ("reference, null, grep, openai:MODEL, anthropic:MODEL, claude-code[:MODEL], codex[:MODEL], "
          "mini-swe-agent:MODEL, cmd:'TEMPLATE', replay:RUN_DIR")
 
 
@@ -19,6 +19,9 @@ def make_agent(spec: str, root: Path, **options):
     if spec == "null":
         from harness.agents.null import NullAgent
         return NullAgent()
+    if spec == "grep":
+        from harness.agents.grep import GrepAgent
+        return GrepAgent()
     kind, _, rest = spec.partition(":")
     if kind in ("openai", "anthropic"):
         from harness.agents.llm import make_llm_agent
