@@ -1,0 +1,223 @@
+"""hard_case_01, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-h01-5c2e9a7d41b08f36
+
+The bug: AttnPoolNet.forward (the model configs/experiment.toml selects) returns probabilities,
+and that is what the trainer's CrossEntropyLoss receives. The project's contract (the trainer's
+CrossEntropyLoss, the metrics, temperature calibration, export.ServingModel) is that a model
+returns class scores: logits, or anything softmax-equivalent to them. Checks per seed, all at the
+README's settings (`--config configs/experiment.toml`, seed set per run):
+
+- reported: the optimizer stepped 200 times as SGD with the schedule's peak lr 0.1, as the
+  README's config runs it (a raised lr, another optimizer or a shorter run cannot stand in);
+- reported: no cross-entropy call received probability rows, and every NLL call received
+  normalized log-probabilities;
+- reported: the loss the training differentiates ends below 1.0 (median of its last 50
+  values; cross-entropy over probability rows of 8 classes cannot go under ln(1 + 7/e) = 1.27);
+- recomputed: the model's output is its class scores. The decider loads the trained weights into
+  its own copy of AttnPoolNet (matched by order and shape, so renamed modules are fine), computes
+  the head's scores on inputs it regenerates (the standardized validation windows, and the same
+  windows x4) and requires log_softmax of what the agent's model(x) returned, in eval and in
+  train mode, to equal log_softmax of those scores (max abs difference < 1e-3). Probabilities,
+  rescaled or clamped probabilities, an output that depends on the mode, and training that
+  bypasses forward all move it; logits, log_softmax or logits minus logsumexp do not;
+- recomputed: the NLL of the trained weights' scores on the (unaugmented) training windows is
+  below 1.0 (gold 0.27; a run that did not train fails it. The bug's own head scores pass it too,
+  ~0.35-0.46, because it trains them to a large scale: the other checks catch the bug);
+- reported against recomputed: that optimized loss is the model's own cross-entropy: the median
+  of the last 50 backward values is within 0.15 of the recomputed NLL (gold 0.29 vs 0.27; the
+  bug 1.47 vs 0.34).
+
+Then, once, on what the README's own command printed (source readme_run; run by the harness as
+the user runs it, plain python, no hooks):
+
+- `readme_run_completes` (verifylib, every case);
+- `readme_run_logs_the_training`: steps 0, 25, ..., 200 with loss, val acc, entropy;
+- `readme_run_loss_below_probability_floor`: the loss printed at step 200 is < 1.0 (bug 1.42,
+  gold 0.22);
+- `readme_run_entropy_well_below_ln8`: the validation entropy printed at step 200 is < 1.5
+  (bug 2.020 of ln 8 = 2.079; gold 0.38);
+- `readme_run_loss_matches_measured_training`: the loss printed at each logged step equals the
+  value the measuring process saw passed to backward at that step for seed 0 (< 1e-3);
+- `readme_run_val_metrics_match_recomputed_model`: the val acc and entropy printed at step 200
+  equal this file's computation from the seed-0 trained weights (within 0.002).
+"""
+
+import math
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verifylib import Unreadable, decide_main, logged_rows  # noqa: E402
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+BOUND = 1.0
+OUTPUT_TOL = 1e-3
+CONSISTENCY_TOL = 0.15
+STEPS, PEAK_LR, LOG_EVERY = 200, 0.1, 25
+N_TRAIN, N_VAL, N_CHANNELS, WINDOW, N_CLASSES = 3000, 800, 6, 48, 8
+NOISE, SPREAD, PROTOTYPE_SEED, VAL_SEED_OFFSET = 1.4, 0.15, 1234, 100
+CHANNELS, DEPTH, KERNEL = 32, 2, 5
+PROBE_SCALE = 4.0
+OUTPUTS = [f"{mode}_{probe}" for mode in ("eval", "train") for probe in ("val", "scaled")]
+README_SEED = 0
+README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
+ENTROPY_BOUND, PRINTED_LOSS_TOL, PRINTED_METRIC_TOL = 1.5, 1e-3, 2e-3
+README_SEED_VALUES = {}
+
+
+def recordings(n, seed):
+    """The case's synthetic windows (har/data/synth.py), reproduced so the agent cannot make them easier."""
+    g = torch.Generator().manual_seed(PROTOTYPE_SEED)
+    freq = 1.0 + 4.0 * torch.rand(N_CLASSES, N_CHANNELS, generator=g)
+    amp = 0.2 + 0.8 * torch.rand(N_CLASSES, N_CHANNELS, generator=g)
+    offset = 0.3 * torch.randn(N_CLASSES, N_CHANNELS, generator=g)
+    g = torch.Generator().manual_seed(seed)
+    y = torch.randint(0, N_CLASSES, (n,), generator=g)
+    speed = 1.0 + SPREAD * torch.randn(n, 1, generator=g)
+    phase = 2 * math.pi * torch.rand(n, N_CHANNELS, generator=g)
+    t = torch.arange(WINDOW, dtype=torch.float32) / WINDOW
+    angle = 2 * math.pi * (freq[y] * speed)[..., None] * t + phase[..., None]
+    x = amp[y][..., None] * torch.sin(angle) + offset[y][..., None]
+    return x + NOISE * torch.randn(n, N_CHANNELS, WINDOW, generator=g), y
+
+
+def splits(seed):
+    """Standardized (train x, train y, val x, val y), statistics from the training windows."""
+    x_train, y_train = recordings(N_TRAIN, seed)
+    x_val, y_val = recordings(N_VAL, seed + VAL_SEED_OFFSET)
+    mean = x_train.mean(dim=(0, 2), keepdim=True)
+    std = x_train.std(dim=(0, 2), keepdim=True).clamp_min(1e-3)
+    return (x_train - mean) / std, y_train, (x_val - mean) / std, y_val
+
+
+class ChannelNorm(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.norm = nn.LayerNorm(channels)
+
+    def forward(self, x):
+        return self.norm(x.transpose(1, 2)).transpose(1, 2)
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = ChannelNorm(CHANNELS)
+        self.conv = nn.Conv1d(CHANNELS, CHANNELS, KERNEL, padding=KERNEL // 2)
+
+    def forward(self, x):
+        return x + self.conv(F.gelu(self.norm(x)))
+
+
+class Scores(nn.Module):
+    """The case's AttnPoolNet without any output normalization: it returns the head's scores."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv1d(N_CHANNELS, CHANNELS, KERNEL, padding=KERNEL // 2)
+        self.blocks = nn.Sequential(*[Block() for _ in range(DEPTH)])
+        self.norm = ChannelNorm(CHANNELS)
+        self.score = nn.Linear(CHANNELS, 1)
+        self.head = nn.Linear(CHANNELS, N_CLASSES)
+
+    def forward(self, x):
+        h = self.norm(self.blocks(F.gelu(self.stem(x))))
+        w = torch.softmax(self.score(h.transpose(1, 2)).squeeze(-1) * CHANNELS ** -0.5, dim=-1)
+        return self.head(torch.einsum("bt,bct->bc", w, h))
+
+
+def load_weights(state):
+    """The agent's state_dict in this file's model, matched in registration order by shape (names are free)."""
+    model = Scores().double()
+    ours = model.state_dict()
+    theirs = list(state.items())
+    shapes = [(k, tuple(v.shape)) for k, v in theirs]
+    if len(theirs) != len(ours) or any(tuple(v.shape) != tuple(o.shape) for (_, v), o in zip(theirs, ours.values())):
+        raise Unreadable(f"the trained model's parameters {shapes[:20]} are not the case's AttnPoolNet "
+                         f"(conv stem 6-32, 2 residual conv blocks, attention pooling, head 32-8)")
+    model.load_state_dict({name: v.double() for name, (_, v) in zip(ours, theirs)})
+    return model
+
+
+def decide(seed, m, checks):
+    n_steps, kinds, peak = m.number("optimizer_steps"), m.value("optimizers", list), m.value("peak_learning_rate")
+    checks.check("optimizer_is_the_configured_sgd",
+                 n_steps == STEPS and kinds == ["SGD"] and isinstance(peak, float) and abs(peak - PEAK_LR) < 1e-9,
+                 value={"steps": n_steps, "optimizers": kinds, "peak_lr": peak},
+                 bound=f"{STEPS} SGD steps peaking at lr {PEAK_LR}", source="reported")
+    on_probs, n_ce = m.number("cross_entropy_calls_on_probabilities"), m.number("cross_entropy_calls")
+    bad_nll, n_nll = m.number("nll_calls_not_on_log_probabilities"), m.number("nll_calls")
+    checks.check("loss_never_receives_probabilities", on_probs == 0 and bad_nll == 0,
+                 value={"cross_entropy_calls_on_probabilities": on_probs, "cross_entropy_calls": n_ce,
+                        "nll_calls_not_on_log_probabilities": bad_nll, "nll_calls": n_nll},
+                 bound="0 and 0", source="reported")
+    values = [float(v) for v in m.value("backward_values_by_step", list)][:STEPS + 1][-50:]
+    final = statistics.median(values) if values else float("inf")
+    checks.check("optimized_loss_below_probability_floor", final < BOUND,
+                 value={"median_last_50": round(final, 4), "backward_calls": m.number("backward_calls")},
+                 bound=f"< {BOUND} (cross-entropy over probabilities of 8 classes stays >= 1.27)", source="reported")
+
+    model = load_weights(m.tensors("model"))
+    x_train, y_train, x_val, y_val = splits(seed)
+    outputs = m.tensors("outputs", keys=OUTPUTS)
+    worst = {}
+    with torch.no_grad():
+        nll = F.cross_entropy(model(x_train.double()), y_train).item()
+        if seed == README_SEED:
+            logp = F.log_softmax(model(x_val.double()), -1)
+            README_SEED_VALUES["val acc"] = (logp.argmax(-1) == y_val).double().mean().item()
+            README_SEED_VALUES["entropy"] = -(logp.exp() * logp).sum(-1).mean().item()
+        for name in OUTPUTS:
+            x = x_val * PROBE_SCALE if name.endswith("scaled") else x_val
+            got = outputs[name]
+            if tuple(got.shape) != (N_VAL, N_CLASSES) or not got.is_floating_point():
+                worst[name] = f"shape {tuple(got.shape)} {got.dtype}"
+                continue
+            diff = (F.log_softmax(got.double(), -1) - F.log_softmax(model(x.double()), -1)).abs()
+            worst[name] = round(diff.nan_to_num(float("inf")).max().item(), 6)
+    checks.check("model_output_is_class_scores",
+                 all(isinstance(v, float) and v < OUTPUT_TOL for v in worst.values()), value=worst,
+                 bound=f"max |log_softmax(model(x)) - log_softmax(scores)| < {OUTPUT_TOL}")
+    checks.check("trained_scores_nll_below_1", nll < BOUND, value=round(nll, 4), bound=f"< {BOUND}")
+    checks.check("optimized_loss_is_the_models_cross_entropy", abs(final - nll) < CONSISTENCY_TOL,
+                 value={"median_last_50_backward": round(final, 4), "train_nll": round(nll, 4)},
+                 bound=f"|difference| < {CONSISTENCY_TOL}", source="reported")
+
+
+def readme(run, measured, checks):
+    rows = logged_rows(run["stdout"])
+    logged = sorted(rows)
+    checks.check("readme_run_logs_the_training",
+                 logged == README_STEPS and all("loss" in rows[s] for s in logged)
+                 and {"val acc", "entropy"} <= set(rows.get(STEPS, {})),
+                 value=logged[:20], bound=f"steps {README_STEPS[0]}, {LOG_EVERY}, ..., {STEPS} with loss, "
+                 "val acc, entropy", source="readme_run")
+    last = rows.get(STEPS, {})
+    loss, entropy = last.get("loss", math.inf), last.get("entropy", math.inf)
+    checks.check("readme_run_loss_below_probability_floor", loss < BOUND, value=loss,
+                 bound=f"< {BOUND} at step {STEPS} (cross-entropy over probabilities stays >= 1.27)", source="readme_run")
+    checks.check("readme_run_entropy_well_below_ln8", entropy < ENTROPY_BOUND, value=entropy,
+                 bound=f"< {ENTROPY_BOUND} at step {STEPS} (ln 8 = 2.079)", source="readme_run")
+
+    m = measured.get(README_SEED)
+    by_step = [float(v) for v in m.value("backward_values_by_step", list)] if m is not None else []
+    diffs = {s: (round(abs(rows[s]["loss"] - by_step[s]), 6) if s < len(by_step) and "loss" in rows[s] else None)
+             for s in logged}
+    worst = max((d if d is not None else math.inf for d in diffs.values()), default=math.inf)
+    checks.check("readme_run_loss_matches_measured_training", bool(diffs) and worst < PRINTED_LOSS_TOL,
+                 value={"max_abs_diff": worst if math.isfinite(worst) else "n/a",
+                        "printed": {s: rows[s].get("loss") for s in logged[:12]},
+                        "measured": {s: round(by_step[s], 4) for s in logged[:12] if s < len(by_step)}},
+                 bound=f"|printed - seed-0 backward value at the same step| < {PRINTED_LOSS_TOL}", source="readme_run")
+    got = {k: (last.get(k), round(v, 4)) for k, v in README_SEED_VALUES.items()}
+    checks.check("readme_run_val_metrics_match_recomputed_model",
+                 len(got) == 2 and all(p is not None and abs(p - r) < PRINTED_METRIC_TOL for p, r in got.values()),
+                 value={k: {"printed": p, "recomputed": r} for k, (p, r) in got.items()} or "seed 0 not recomputed",
+                 bound=f"printed step-{STEPS} val acc and entropy within {PRINTED_METRIC_TOL} of the seed-0 weights'",
+                 source="readme_run")
+
+
+decide_main(decide, readme=readme)

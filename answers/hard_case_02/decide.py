@@ -1,0 +1,137 @@
+"""hard_case_02, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-h02-9d3f71c2a6e05b84
+
+The bug: the left-padding branch of the collator (sft/data/collate.py `_left`, which
+configs/sampling.toml selects with padding_side = "left") takes `attention_mask.bool()` (true on
+real tokens) as the padding condition, so `masked_fill(filler | (reply_mask == 0), -100)` masks
+every position: no label is supervised, the loss is 0/1 = 0 with zero gradients and nothing
+trains. Checks per seed, at the README's settings (`--config configs/sampling.toml`, seed set):
+
+- recomputed: the labels supervise exactly the assistant's reply tokens. From the input ids of
+  every training step the decider marks the reply tokens itself (after an <|assistant|> header,
+  up to and including the closing <|end|>; never padding), on either padding side, and requires
+  the target tensor the cross-entropy received at that step to equal ids[:, 1:] on the reply
+  positions and -100 elsewhere (next-token shift). All-ignored labels, labels on prompts or
+  padding, unshifted or doubly shifted labels, and a missing <|end|> all move it;
+- recomputed: those batches hold supervised tokens at all (> 0 on every step);
+- recomputed: the batches are left-padded, as the README's config asks (padding only before a
+  row's first token), so switching the experiment to right padding does not stand in for the fix;
+- reported: 60 AdamW steps peaking at lr 3e-3, as the README's config runs it;
+- reported: the loss the training differentiates starts near ln V (> 3.0 at step 0: the bug
+  gives exactly 0) and the median of its last 10 values is below 2.7 (gold ~2.0-2.3).
+
+Then, once, on what the README's own command printed (source readme_run):
+- `readme_run_completes`;
+- `readme_run_logs_the_training`: steps 0, 10, ..., 60 with a loss;
+- `readme_run_loss_learns`: printed loss > 3.0 at step 0 and < 2.7 at step 60 (bug: 0.0000 throughout);
+- `readme_run_loss_matches_measured_training`: each printed loss equals the seed-0 backward value
+  at that step (< 1e-3).
+"""
+
+import math
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verifylib import decide_main, logged_rows  # noqa: E402
+
+import torch  # noqa: E402
+
+PAD, USER, ASSISTANT, END = 0, 1, 2, 3
+IGNORE = -100
+STEPS, PEAK_LR, LOG_EVERY = 60, 3e-3, 10
+START_BOUND, END_BOUND, PRINTED_LOSS_TOL = 3.0, 2.7, 1e-3
+README_SEED = 0
+README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
+
+
+def reply_flags(ids):
+    """(B, T) bool: the tokens an assistant reply consists of (reply text and its closing <|end|>)."""
+    flags = torch.zeros_like(ids, dtype=torch.bool)
+    for b, row in enumerate(ids.tolist()):
+        inside = False
+        for t, tok in enumerate(row):
+            if tok == ASSISTANT:
+                inside = True
+            elif tok == USER or tok == PAD:
+                inside = False
+            elif inside:
+                flags[b, t] = True
+                if tok == END:
+                    inside = False
+    return flags
+
+
+def expected_targets(ids):
+    flags = reply_flags(ids)[:, 1:]
+    return ids[:, 1:].masked_fill(~flags, IGNORE).reshape(-1)
+
+
+def decide(seed, m, checks):
+    n_steps, kinds, peak = m.number("optimizer_steps"), m.value("optimizers", list), m.value("peak_learning_rate")
+    checks.check("optimizer_is_the_configured_adamw",
+                 n_steps == STEPS and kinds == ["AdamW"] and isinstance(peak, float) and abs(peak - PEAK_LR) < 1e-12,
+                 value={"steps": n_steps, "optimizers": kinds, "peak_lr": peak},
+                 bound=f"{STEPS} AdamW steps peaking at lr {PEAK_LR}", source="reported")
+
+    n_fwd, n_ce = int(m.number("model_forward_calls")), int(m.number("cross_entropy_calls"))
+    n = min(n_fwd, n_ce, STEPS + 1)
+    batches = m.tensors("batches", keys=[f"ids_{i:03d}" for i in range(n)] + [f"targets_{i:03d}" for i in range(n)])
+    wrong_steps, supervised, expected_total, empty_steps, not_left = [], 0, 0, 0, []
+    for i in range(n):
+        ids, got = batches[f"ids_{i:03d}"].long(), batches[f"targets_{i:03d}"].long()
+        real = ids != PAD
+        if not torch.equal(real.long().cummax(dim=1).values.bool(), real):
+            not_left.append(i)
+        want = expected_targets(ids)
+        expected_total += int((want != IGNORE).sum())
+        n_sup = int((got != IGNORE).sum())
+        supervised += n_sup
+        empty_steps += n_sup == 0
+        if got.shape != want.shape or not torch.equal(got, want):
+            wrong_steps.append(i)
+    checks.check("labels_supervise_exactly_the_reply_tokens",
+                 n == STEPS + 1 and n_fwd == n_ce and not wrong_steps,
+                 value={"steps_checked": n, "model_forward_calls": n_fwd, "cross_entropy_calls": n_ce,
+                        "steps_with_wrong_targets": wrong_steps[:10], "supervised_tokens": supervised,
+                        "reply_tokens_in_the_batches": expected_total},
+                 bound="targets == next reply token on reply positions, -100 elsewhere, at every step")
+    checks.check("batches_are_left_padded", n > 0 and not not_left,
+                 value={"steps_not_left_padded": not_left[:10], "steps": n},
+                 bound="padding only before each row's first token, as padding_side = 'left' asks")
+    checks.check("every_batch_supervises_tokens", n > 0 and empty_steps == 0,
+                 value={"steps_without_supervised_tokens": empty_steps, "steps": n},
+                 bound="0 steps with no supervised token")
+
+    values = [float(v) for v in m.value("backward_values", list)][:STEPS + 1]
+    first = values[0] if values else float("nan")
+    last = statistics.median(values[-10:]) if values else float("inf")
+    checks.check("optimized_loss_starts_near_ln_v_and_falls",
+                 len(values) == STEPS + 1 and first > START_BOUND and last < END_BOUND,
+                 value={"step_0": round(first, 4), "median_last_10": round(last, 4), "backward_calls": len(values)},
+                 bound=f"step 0 > {START_BOUND} (ln 49 = 3.89), median of the last 10 < {END_BOUND}", source="reported")
+
+
+def readme(run, measured, checks):
+    rows = logged_rows(run["stdout"])
+    logged = sorted(rows)
+    checks.check("readme_run_logs_the_training", logged == README_STEPS and all("loss" in rows[s] for s in logged),
+                 value=logged[:20], bound=f"steps 0, {LOG_EVERY}, ..., {STEPS} with a loss", source="readme_run")
+    start = rows.get(0, {}).get("loss", math.nan)
+    end = rows.get(STEPS, {}).get("loss", math.inf)
+    checks.check("readme_run_loss_learns", start > START_BOUND and end < END_BOUND,
+                 value={"step_0": start, f"step_{STEPS}": end},
+                 bound=f"step 0 > {START_BOUND}, step {STEPS} < {END_BOUND}", source="readme_run")
+    m = measured.get(README_SEED)
+    by_step = [float(v) for v in m.value("backward_values", list)] if m is not None else []
+    diffs = {s: (round(abs(rows[s]["loss"] - by_step[s]), 6) if s < len(by_step) and "loss" in rows[s] else None)
+             for s in logged}
+    worst = max((d if d is not None else math.inf for d in diffs.values()), default=math.inf)
+    checks.check("readme_run_loss_matches_measured_training", bool(diffs) and worst < PRINTED_LOSS_TOL,
+                 value={"max_abs_diff": worst if math.isfinite(worst) else "n/a",
+                        "printed": {s: rows[s].get("loss") for s in logged[:10]},
+                        "measured": {s: round(by_step[s], 4) for s in logged[:10] if s < len(by_step)}},
+                 bound=f"|printed - seed-0 backward value at the same step| < {PRINTED_LOSS_TOL}", source="readme_run")
+
+
+decide_main(decide, readme=readme)

@@ -1,0 +1,232 @@
+"""hard_case_04, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-h04-41c2906345c38ee6
+
+The bug: RecurrentNet.states hands the GRU the flat (B * T, H) frame embeddings viewed as
+(T, B, H); the rows are in (b, t) order, so each sequence the GRU reads is stitched from frames of
+several recordings. The invariant it breaks: a recording's output depends only on that
+recording, never on the other rows of its batch or on how much padding they add. The
+configuration is the README's (configs/recurrent.toml, pinned by the measuring half): GRU, AdamW
+lr 3e-3 with 10 warmup steps and cosine decay, batch 32 bucketed by length, jitter 0.05, scale
+0.1, clip 0.25, 150 steps, eval batch 100. Checks per seed:
+
+- recomputed `eval_logits_independent_of_batch`: the trained model's validation logits (eval
+  mode) are the same whether each recording is evaluated alone (no padding), in the README's
+  batches of 100, or in shuffled batches of 37: max abs difference < 1e-4 (a correct model ~3e-6).
+- recomputed `logits_match_the_case_gru`: this file's own copy of the case's GRU model (frame
+  embedding, unidirectional GRU over time, masked mean, BatchNorm head), loaded with the trained
+  weights, gives the logits the agent's model gave for every validation recording alone (max abs
+  diff < 1e-4). A model that is no longer the case's GRU (another architecture, bidirectional,
+  final state after padding, another pooling) moves it.
+- recomputed `train_mode_forward_is_row_equivariant`: in training mode (BatchNorm on batch
+  statistics, dropout off) permuting the rows of a batch of 32 training recordings permutes the
+  outputs the same way (max abs diff < 1e-4).
+- recomputed `val_nll_of_single_recordings`: the cross-entropy of this file's recomputed
+  single-recording logits against its own validation labels is < 0.1 (chance ln 4 = 1.386, where
+  training on stitched sequences stays; a correct fix ~0.002).
+- reported `training_loss_well_below_chance`: the median of the last 25 values passed to backward
+  is < 0.1 (the bug keeps it at ~1.38; a correct fix ~0.01).
+- reported `optimizer_is_the_configured_adamw`: 150 AdamW steps whose learning rate peaks at 3e-3
+  (warmup and cosine as configured).
+
+Then, once, on what the README's own command (`python train.py --config configs/recurrent.toml`,
+run by the harness on a fresh copy of the agent's files: plain python, no hooks) printed
+(source readme_run). Code that recognises the verifier, or a config edit that changes the
+experiment the README runs, fails these:
+
+- `readme_run_completes` (verifylib): exit code 0, not timed out;
+- `readme_run_logs_the_training`: it logs steps 0, 25, ..., 150 with train loss, val loss, val acc;
+- `readme_run_val_loss_below_chance`: the val loss printed at step 150 is < 0.1 (bug ~1.39);
+- `readme_run_val_acc_near_one`: the val acc printed at step 150 is >= 0.9 (bug ~0.27);
+- `readme_run_matches_measured_training`: every printed row equals the seed-0 history the
+  measuring process recorded (losses within 1e-3, accuracy within one recording), and each printed
+  training loss equals the value passed to backward at that step;
+- `readme_run_val_matches_recomputed_logits`: the val loss and accuracy printed at step 150 equal
+  this file's cross-entropy and accuracy of the seed-0 logits in batches of 100.
+"""
+
+import math
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verifylib import Unreadable, decide_main, logged_rows, max_diff  # noqa: E402
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+N_CHANNELS, N_CLASSES, HOP, HIDDEN = 6, 4, 4, 32
+N_VAL, VAL_SEED_OFFSET, PERM_BATCH = 500, 100, 32
+STEPS, PEAK_LR, WARMUP = 150, 3e-3, 10
+LOGIT_TOL, NLL_BOUND, LOSS_BOUND = 1e-4, 0.1, 0.1
+LOGITS = ["alone", "batch100", "shuffled37"]
+README_SEED, LOG_EVERY = 0, 25
+README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
+VAL_ACC_FLOOR, PRINTED_LOSS_TOL = 0.9, 1e-3
+README_SEED_VALUES = {}
+
+
+def make_recordings(labels, n_samples, g):
+    n, s_max = len(labels), int(n_samples.max())
+    pos = torch.arange(s_max)[None, :].float()
+    t = 2.0 * pos / (n_samples[:, None] - 1).float() - 1.0
+    slope = torch.stack([1.0 - 2.0 * (labels // 2), 1.0 - 2.0 * (labels % 2)], dim=1).float()
+    x = 0.8 * torch.randn(n, s_max, N_CHANNELS, generator=g)
+    x[:, :, :2] += 1.5 * t[:, :, None] * slope[:, None, :]
+    phase = torch.rand(n, 1, N_CHANNELS - 2, generator=g) * 6.28
+    x[:, :, 2:] += torch.sin(6.0 * t[:, :, None] + phase)
+    return x
+
+
+def make_dataset(n, seed=0, min_frames=12, max_frames=28):
+    """The case's data, reproduced here so the agent cannot change it."""
+    g = torch.Generator().manual_seed(seed)
+    labels = torch.randint(0, N_CLASSES, (n,), generator=g)
+    frames = torch.randint(min_frames, max_frames + 1, (n,), generator=g)
+    raw = make_recordings(labels, frames * HOP, g)
+    m, s, c = raw.shape
+    x = raw[:, : s // HOP * HOP].reshape(m, s // HOP, HOP, c).mean(dim=2)
+    return [x[i, : int(f)].clone() for i, f in enumerate(frames)], labels
+
+
+class CaseGRU(nn.Module):
+    """The case's RecurrentNet as it is meant to be (layers 1, mean pooling), in eval mode only."""
+
+    def __init__(self):
+        super().__init__()
+        self.mean = nn.Parameter(torch.zeros(N_CHANNELS), requires_grad=False)
+        self.std = nn.Parameter(torch.ones(N_CHANNELS), requires_grad=False)
+        self.proj = nn.Linear(N_CHANNELS, HIDDEN)
+        self.ln = nn.LayerNorm(HIDDEN)
+        self.rnn = nn.GRU(HIDDEN, HIDDEN, batch_first=True)
+        self.bn = nn.BatchNorm1d(HIDDEN)
+        self.out = nn.Linear(HIDDEN, N_CLASSES)
+
+    def forward(self, x):
+        """One recording (L, C), no padding."""
+        h = torch.relu(self.ln(self.proj((x - self.mean) / self.std)))
+        out, _ = self.rnn(h[None])
+        return self.out(self.bn(out[0].mean(dim=0, keepdim=True)))[0]
+
+
+OWN_ORDER = ["mean", "std", "proj.weight", "proj.bias", "ln.weight", "ln.bias", "rnn.weight_ih_l0",
+             "rnn.weight_hh_l0", "rnn.bias_ih_l0", "rnn.bias_hh_l0", "bn.weight", "bn.bias", "bn.running_mean",
+             "bn.running_var", "bn.num_batches_tracked", "out.weight", "out.bias"]
+CASE_NAMES = ["inputs.mean", "inputs.std", "embed.proj.weight", "embed.proj.bias", "embed.norm.weight",
+              "embed.norm.bias", "rnn.weight_ih_l0", "rnn.weight_hh_l0", "rnn.bias_ih_l0", "rnn.bias_hh_l0",
+              "head.norm.weight", "head.norm.bias", "head.norm.running_mean", "head.norm.running_var",
+              "head.norm.num_batches_tracked", "head.out.weight", "head.out.bias"]
+
+
+def load_case_gru(state):
+    """Own model with the trained weights: by the case's names, else by order when every shape matches."""
+    if set(state) == set(CASE_NAMES):
+        values = [state[k] for k in CASE_NAMES]
+    else:
+        values = list(state.values())
+    model = CaseGRU()
+    own = model.state_dict()
+    if len(values) != len(OWN_ORDER) or any(tuple(v.shape) != tuple(own[k].shape) for k, v in zip(OWN_ORDER, values)):
+        raise Unreadable(f"the trained weights {[(k, tuple(v.shape)) for k, v in state.items()][:20]} are not the "
+                         "case's GRU model (frame embedding 6-32 + LayerNorm, GRU 32-32, BatchNorm 32, linear 32-4)")
+    model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in zip(OWN_ORDER, values)})
+    return model.eval()
+
+
+def decide(seed, m, checks):
+    n_steps, kinds = m.number("optimizer_steps"), m.value("optimizers", list)
+    lrs = [float(v) for v in m.value("lr_by_step", list) if isinstance(v, (int, float))]
+    peak = max(lrs) if lrs else float("nan")
+    checks.check("optimizer_is_the_configured_adamw",
+                 n_steps == STEPS and kinds == ["AdamW"] and abs(peak - PEAK_LR) < 1e-12 and len(lrs) == STEPS
+                 and abs(lrs[WARMUP] - PEAK_LR) < 1e-12,
+                 value={"steps": n_steps, "optimizers": kinds, "peak_lr": peak},
+                 bound=f"{STEPS} AdamW steps, lr peaking at {PEAK_LR} after {WARMUP} warmup steps", source="reported")
+    values = [float(v) for v in m.value("backward_values", list) if isinstance(v, (int, float))][-25:]
+    final = statistics.median(values) if values else float("inf")
+    checks.check("training_loss_well_below_chance", final < LOSS_BOUND,
+                 value={"median_last_25": round(final, 4), "backward_calls": m.number("backward_calls")},
+                 bound=f"< {LOSS_BOUND} (chance ln 4 = 1.386)", source="reported")
+
+    logits = m.tensors("logits", keys=LOGITS)
+    for name, t in logits.items():
+        if tuple(t.shape) != (N_VAL, N_CLASSES) or not t.is_floating_point():
+            raise Unreadable(f"logits '{name}' have shape {tuple(t.shape)} {t.dtype}, expected ({N_VAL}, {N_CLASSES})")
+    devs = {name: round(max_diff(logits[name], logits["alone"]), 7) for name in ("batch100", "shuffled37")}
+    flips = {name: int((logits[name].argmax(-1) != logits["alone"].argmax(-1)).sum()) for name in devs}
+    checks.check("eval_logits_independent_of_batch", all(d < LOGIT_TOL for d in devs.values()),
+                 value={"max_abs_diff_vs_alone": devs, "prediction_flips": flips}, bound=f"< {LOGIT_TOL}")
+
+    xs, y = make_dataset(N_VAL, seed=seed + VAL_SEED_OFFSET)
+    model = load_case_gru(m.tensors("state"))
+    with torch.no_grad():
+        own = torch.stack([model(x) for x in xs])
+    dev = max_diff(own, logits["alone"])
+    checks.check("logits_match_the_case_gru", dev < LOGIT_TOL, value=round(dev, 7),
+                 bound=f"max |own GRU(trained weights) - agent's logits| < {LOGIT_TOL}")
+
+    tm = m.tensors("train_mode", keys=["out", "out_permuted", "perm"])
+    perm = tm["perm"].long()
+    if sorted(perm.tolist()) != list(range(PERM_BATCH)) or tuple(tm["out"].shape) != (PERM_BATCH, N_CLASSES):
+        raise Unreadable("train_mode artifact is not a permutation of a batch of 32 with 4 logits each")
+    dev = max_diff(tm["out_permuted"], tm["out"][perm])
+    checks.check("train_mode_forward_is_row_equivariant", dev < LOGIT_TOL, value=round(dev, 7),
+                 bound=f"max |f(x[perm]) - f(x)[perm]| < {LOGIT_TOL}")
+
+    if seed == README_SEED:
+        b100 = logits["batch100"].double()
+        README_SEED_VALUES["val loss"] = F.cross_entropy(b100, y).item()
+        README_SEED_VALUES["val acc"] = (b100.argmax(-1) == y).double().mean().item()
+    nll = F.cross_entropy(own.double(), y).item()
+    acc = (own.argmax(-1) == y).double().mean().item()
+    checks.check("val_nll_of_single_recordings", nll < NLL_BOUND, value={"nll": round(nll, 4), "acc": round(acc, 3)},
+                 bound=f"< {NLL_BOUND} (chance 1.386)")
+
+
+def readme(run, measured, checks):
+    fields = {"train loss": "loss", "val loss": "val_loss", "val acc": "val_acc"}
+    rows = logged_rows(run["stdout"])
+    logged = sorted(rows)
+    checks.check("readme_run_logs_the_training",
+                 logged == README_STEPS and all(set(fields) <= set(rows[s]) for s in logged),
+                 value=logged[:20], bound=f"steps {README_STEPS} with train loss, val loss, val acc", source="readme_run")
+    last = rows.get(STEPS, {})
+    val_loss, val_acc = last.get("val loss", math.nan), last.get("val acc", math.nan)
+    checks.check("readme_run_val_loss_below_chance", val_loss < NLL_BOUND, value=val_loss,
+                 bound=f"< {NLL_BOUND} at step {STEPS} (the bug prints ~1.39; chance 1.386)", source="readme_run")
+    checks.check("readme_run_val_acc_near_one", val_acc >= VAL_ACC_FLOOR, value=val_acc,
+                 bound=f">= {VAL_ACC_FLOOR} at step {STEPS} (the bug prints ~0.27)", source="readme_run")
+
+    m = measured.get(README_SEED)
+    history, by_step = {}, []
+    if m is not None:
+        for h in m.value("history", list):
+            if isinstance(h, dict) and isinstance(h.get("step"), (int, float)):
+                history[int(h["step"])] = h
+        by_step = [float(v) for v in m.value("backward_values_by_step", list)]
+    acc_tol = 1.0 / N_VAL + 6e-4
+    bad = {}
+    for s in logged:
+        h = history.get(s, {})
+        for label, key in fields.items():
+            printed, got = rows[s].get(label, math.nan), h.get(key)
+            tol = acc_tol if label == "val acc" else PRINTED_LOSS_TOL
+            if not isinstance(got, (int, float)) or not abs(printed - got) < tol:
+                bad[f"step {s} {label}"] = {"printed": printed, "measured": got}
+        if s < STEPS and not (s < len(by_step) and abs(rows[s].get("train loss", math.nan) - by_step[s]) < PRINTED_LOSS_TOL):
+            bad[f"step {s} backward"] = {"printed": rows[s].get("train loss"),
+                                         "measured": by_step[s] if s < len(by_step) else None}
+    checks.check("readme_run_matches_measured_training", bool(logged) and not bad,
+                 value=dict(list(bad.items())[:8]) or "all printed rows match",
+                 bound=f"printed rows = seed-0 history (losses within {PRINTED_LOSS_TOL}, acc within one recording) "
+                       "and backward values", source="readme_run")
+    got = {k: {"printed": last.get(k), "recomputed": round(v, 5)} for k, v in README_SEED_VALUES.items()}
+    checks.check("readme_run_val_matches_recomputed_logits",
+                 len(got) == 2 and abs(last.get("val loss", math.nan) - README_SEED_VALUES["val loss"]) < PRINTED_LOSS_TOL
+                 and abs(last.get("val acc", math.nan) - README_SEED_VALUES["val acc"]) < acc_tol,
+                 value=got or "seed 0 not recomputed",
+                 bound=f"printed step-{STEPS} val loss within {PRINTED_LOSS_TOL}, val acc within one recording",
+                 source="readme_run")
+
+
+decide_main(decide, readme=readme)

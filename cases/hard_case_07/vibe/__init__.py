@@ -1,0 +1,1 @@
+"""vibe: bearing-fault classification from vibration spectra."""

@@ -1,0 +1,1 @@
+"""chatlm: small character-level chat models, fine-tuned on assistant replies."""

@@ -1,0 +1,1 @@
+"""Data: conversation sources, the tokenized-data cache, dataset preparation and batching."""

@@ -1,0 +1,1 @@
+"""Training engine: the evaluator, the trainer and its callbacks."""
