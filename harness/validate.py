@@ -22,6 +22,8 @@ from harness.verification import verify_tree
 from harness.workspace import apply_patch, create_workspace, remove_workspace
 
 MIN_SEEDS = 3
+# The workspace modules a hidden verifier imports (each must be named by an entry point).
+VERIFIER_IMPORT = re.compile(r"import_workspace_module\(\s*['\"]([\w.]+)['\"]")
 # Words an author would not leave in a repo whose bug they had not found yet.
 HINT_WORDS = re.compile(r"\b(bug|buggy|fixme|xxx|hack|intentional(ly)?|deliberate(ly)?|canary|answer key)\b", re.I)
 
@@ -131,13 +133,24 @@ def compare_output(block: str, output: str, tol_digits: float, ignore: list[str]
     return problems
 
 
+def _module_file(case_dir: Path, parts: list[str]) -> tuple[Path | None, list[str]]:
+    """The longest dotted prefix of ``parts`` that is a module of the case (``a/b.py`` or ``a/b/__init__.py``),
+    and the names left after it."""
+    for k in range(len(parts) - 1, 0, -1):
+        base = case_dir.joinpath(*parts[:k])
+        for path in (base.with_suffix(".py"), base / "__init__.py"):
+            if path.is_file():
+                return path, parts[k:]
+    return None, []
+
+
 def check_entry_points(case: Case) -> Check:
-    """Every entry point the task prompt names exists in the case as shipped (module.name[.attr])."""
+    """Every entry point the task prompt names exists in the case as shipped (package.module.name[.attr]), and
+    every workspace module the hidden verifier imports is named by one, so the agent is told what not to move."""
     missing = []
     for spec in case.manifest.entry_points:
-        module, *names = spec.split(".")
-        path = case.case_dir / f"{module}.py"
-        if not path.is_file() or not names:
+        path, names = _module_file(case.case_dir, spec.split("."))
+        if path is None:
             missing.append(spec)
             continue
         scope = ast.parse(path.read_text(encoding="utf-8")).body
@@ -149,9 +162,14 @@ def check_entry_points(case: Case) -> Check:
                 missing.append(spec)
                 break
             scope = getattr(found[0], "body", [])
-    ok = bool(case.manifest.entry_points) and not missing
+    measure = case.answer_dir / "measure.py"
+    imported = set(VERIFIER_IMPORT.findall(measure.read_text(encoding="utf-8"))) if measure.is_file() else set()
+    unnamed = sorted(m for m in imported if not any(e.startswith(m + ".") for e in case.manifest.entry_points))
+    ok = bool(case.manifest.entry_points) and not missing and not unnamed
     detail = (f"missing: {', '.join(missing)}" if missing else
               ", ".join(case.manifest.entry_points) or "case.toml names no entry_points")
+    if unnamed:
+        detail += f"; the verifier imports {', '.join(unnamed)}, which no entry point names"
     return Check(case_id=case.id, name="entry_points_exist", passed=ok, detail=detail)
 
 
