@@ -52,8 +52,10 @@ def test_cases_command_lists_a_tier(hard_root, monkeypatch):
     monkeypatch.setenv("ML_DEBUG_BENCH_ROOT", str(hard_root))
     res = CliRunner().invoke(app, ["cases", "--tier", "hard"])
     assert res.exit_code == 0 and res.output.split() == ["hard_case_99"]
-    res = CliRunner().invoke(app, ["cases"])
+    res = CliRunner().invoke(app, ["cases", "--tier", "standard"])
     assert res.output.split() == ["case_01"]
+    res = CliRunner().invoke(app, ["cases"])  # both tiers by default
+    assert res.output.split() == ["case_01", "hard_case_99"]
 
 
 def test_run_rejects_an_unknown_tier(hard_root, monkeypatch, tmp_path):
@@ -190,10 +192,11 @@ def test_validate_selects_by_tier_and_explicit_ids_win(hard_root, monkeypatch):
     monkeypatch.setenv("ML_DEBUG_BENCH_ROOT", str(hard_root))
     monkeypatch.setattr(V, "validate_cases", lambda cases, *a, **k: seen.append([c.id for c in cases]) or {})
     runner = CliRunner()
-    assert runner.invoke(app, ["validate"]).exit_code == 0
+    assert runner.invoke(app, ["validate", "--tier", "standard"]).exit_code == 0
     assert runner.invoke(app, ["validate", "--tier", "hard"]).exit_code == 0
     assert runner.invoke(app, ["validate", "--tier", "all"]).exit_code == 0
     assert runner.invoke(app, ["validate", "--tier", "hard", "case_01"]).exit_code == 0
-    assert seen == [["case_01"], ["hard_case_99"], ["case_01", "hard_case_99"], ["case_01"]]
+    assert runner.invoke(app, ["validate"]).exit_code == 0  # both tiers by default
+    assert seen == [["case_01"], ["hard_case_99"], ["case_01", "hard_case_99"], ["case_01"], ["case_01", "hard_case_99"]]
     bad = runner.invoke(app, ["validate", "--tier", "medium"])
     assert bad.exit_code == 2 and "--tier" in bad.output
