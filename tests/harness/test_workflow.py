@@ -75,6 +75,15 @@ def test_every_bench_command_in_the_workflow_is_covered_here():
     assert commands == ["gate", "leaderboard", "report", "run"]  # the tests below run each one
 
 
+def test_the_matrix_includes_the_grep_baseline():
+    """The leaderboard shows the localization floor as a row: a model-free agent in the matrix."""
+    wf = yaml.safe_load(WORKFLOW.read_text())
+    rows = wf["jobs"]["run"]["strategy"]["matrix"]["include"]
+    assert {"name": "grep-baseline", "agent": "grep", "epochs": 1} in rows
+    assert all(isinstance(r["epochs"], int) and r["epochs"] >= 1 for r in rows)
+    assert wf["jobs"]["run"]["env"]["EPOCHS"] == "${{ matrix.epochs }}"
+
+
 def test_gate_and_leaderboard_steps_on_saved_runs(tmp_path):
     P, F = "pass", "fail"
     make_run(tmp_path / "baseline", "base", {"control": pattern([P] * 8), "skill": pattern([P] * 8)})
