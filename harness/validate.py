@@ -162,7 +162,7 @@ def check_entry_points(case: Case) -> Check:
                 missing.append(spec)
                 break
             scope = getattr(found[0], "body", [])
-    measure = case.answer_dir / "measure.py"
+    measure = case.answer_dir / case.key.measure
     imported = set(VERIFIER_IMPORT.findall(measure.read_text(encoding="utf-8"))) if measure.is_file() else set()
     unnamed = sorted(m for m in imported if not any(e.startswith(m + ".") for e in case.manifest.entry_points))
     ok = bool(case.manifest.entry_points) and not missing and not unnamed
