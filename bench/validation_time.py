@@ -42,6 +42,8 @@ def run(tier: str, jobs: int, log: Path) -> float:
 
 
 def summarise(log: Path, jobs: int, wall: float | None, note: str = "") -> str:
+    from harness.cases import tier_of
+
     rows = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     # a README-output check reuses the run of broken_runs_in_budget: counting it would count that run twice
     timed = [r for r in rows if not r["name"].startswith("readme_output_matches")]
@@ -49,8 +51,7 @@ def summarise(log: Path, jobs: int, wall: float | None, note: str = "") -> str:
     by_kind: dict[tuple[str, str], list[float]] = defaultdict(list)
     by_case: dict[str, list[dict]] = defaultdict(list)
     for r in timed:
-        tier = "hard" if r["case"].startswith("hard_") else "standard"
-        by_kind[(r["name"].split(":")[0], tier)].append(r["d"] or 0.0)
+        by_kind[(r["name"].split(":")[0], tier_of(r["case"]))].append(r["d"] or 0.0)
         by_case[r["case"]].append(r)
     total = sum(r["d"] or 0.0 for r in timed)
     failed = [f"{r['case']} {r['name']}" for r in rows if not r["ok"]]
