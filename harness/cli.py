@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from harness.cli_common import app, err, out
+from harness.cli_common import DEFAULT_TIER, app, err, out
 from harness.cli_common import fail as _fail
 from harness.cli_common import print_frame as _print_frame
 from harness.cli_run import DEFAULT_JUDGE_INPUT_TOKENS
@@ -20,7 +20,7 @@ from harness.errors import BenchError, ConfigError
 @app.command("validate")
 def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case ids, any tier (default: every case "
                                                                      "of --tier)"),
-                 tier: str = typer.Option("all", "--tier", help="standard | hard | all: the cases validated "
+                 tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | all: the cases validated "
                                                                      "when no ids are given"),
                  sandbox: str = typer.Option("auto", help="auto | required | none"),
                  jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", min=1,
@@ -93,7 +93,7 @@ def verify_cmd(
 
 
 @app.command("cases")
-def cases_cmd(tier: str = typer.Option("all", "--tier", help="standard | hard | all")):
+def cases_cmd(tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | all")):
     """List the available cases of a tier."""
     from harness.cases import find_root, list_case_ids
 

@@ -13,6 +13,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 # Tables are wide; when piped (CI logs, files) do not squeeze them into 80 columns.
 out = Console(width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
+# The cases `run`, `validate` and `cases` take when none are named: both tiers, each summarised on its own.
+DEFAULT_TIER = "all"
 
 
 def fail(exc: Exception, code: int = 2):
