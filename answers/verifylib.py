@@ -221,6 +221,14 @@ class Checks:
         sys.exit(0 if passed else 1)
 
 
+def pristine_case() -> Path:
+    """The unchanged case folder, read-only, shipped in the verifier's own bundle (never the agent's
+    files). A decider that needs "what the repo does today" copies it to a temp folder and runs it
+    there, so the comparison is made on this machine, with this kernel and seed, not against a
+    number measured once on another CPU."""
+    return Path(__file__).resolve().parent / "case"
+
+
 def readme_run(out: Path) -> dict:
     """What the case's own run command printed on the agent's files, run by the harness as the user
     runs it (``readme_run.json``: command, exit_code, timed_out, stdout, stderr). The harness wrote

@@ -45,7 +45,12 @@ DRAIN_AFTER_EXIT_S = 1.0
 
 # The only variables a command (agent command, case run, verifier) receives; see docs/sandbox.md.
 ENV_ALLOWLIST = ("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ", "TERM", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-                 "OPENBLAS_NUM_THREADS", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED")
+                 "OPENBLAS_NUM_THREADS", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED",
+                 "ATEN_CPU_CAPABILITY")
+# Passed through from the harness's own environment when set: which SIMD kernels torch uses
+# (default, avx2, avx512). Chaotic training rounds differently under each, so validation runs the
+# verifiers under every level the CPU has (docs/integrity.md, "Portable verdicts").
+PASSED_THROUGH = ("ATEN_CPU_CAPABILITY",)
 
 
 class ExecResult(BaseModel):
@@ -71,6 +76,7 @@ def command_env(home: str, tmpdir: str = "/tmp", extra: dict[str, str] | None = 
         "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
         "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
     }
+    env.update({name: os.environ[name] for name in PASSED_THROUGH if os.environ.get(name)})
     env.update(extra or {})
     unknown = set(env) - set(ENV_ALLOWLIST)
     if unknown:

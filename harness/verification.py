@@ -36,7 +36,7 @@ from harness.errors import InfraError, IntegrityError
 from harness.hashing import sha256_tree
 from harness.models import ProcessRun, SkippedEntry, VerifierRun
 from harness.sandbox import Mount
-from harness.workspace import copy_workspace
+from harness.workspace import copy_tree_safely, copy_workspace
 
 DECIDE_TIMEOUT_S = 180.0
 OUTPUT_CAP = 64 * 1024
@@ -46,14 +46,25 @@ MAX_MEASUREMENT_BYTES = 512 * 1024 * 1024
 MAX_HARVEST_BYTES = 1024 * 1024 * 1024
 
 
+PRISTINE_DIR = "case"  # the unchanged case folder inside the bundle (verifylib.pristine_case)
+
+
+def _read_only(root: Path) -> None:
+    for path in sorted(root.rglob("*"), reverse=True):
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    root.chmod(0o555)
+
+
 def _bundle(case: Case, dest: Path) -> tuple[Path, str]:
     """A private, read-only copy of just the files the verifier processes need (never the key or
-    patches), and its hash."""
+    patches) plus the unchanged case folder, and its hash. The unchanged case is what lets a check
+    compare with "what the repo does today" measured here, on this machine's kernels, instead of a
+    number written down on another CPU (docs/integrity.md, "Portable verdicts")."""
     dest.mkdir()
     for src in case.verifier_files:
         shutil.copyfile(src, dest / src.name)
-        (dest / src.name).chmod(0o444)
-    dest.chmod(0o555)
+    copy_tree_safely(case.case_dir, dest / PRISTINE_DIR)
+    _read_only(dest)
     return dest, sha256_tree(dest)
 
 
