@@ -191,11 +191,18 @@ class Checks:
         self.seeds = {}
         self._seed = None
 
-    def check(self, name, passed, value=None, bound=None, source="recomputed", reason=None):
+    def check(self, name, passed, value=None, bound=None, source="recomputed", reason=None, limit=None, sense=None):
+        """One check row. ``bound`` is the human text: the limit and why it bounds what the bug moves.
+        ``limit`` and ``sense`` make it machine-readable for ``validate --margins``: the check passes when
+        the numeric ``value`` is ``< limit`` (sense "<") or ``> limit`` (sense ">")."""
         row = {"name": name, "seed": self._seed, "passed": bool(passed), "value": value, "bound": bound,
                "source": source}
         if reason:
             row["reason"] = reason
+        if limit is not None:
+            if sense not in ("<", ">"):
+                raise ValueError(f"check {name}: sense must be '<' or '>' with a limit, not {sense!r}")
+            row.update(limit=float(limit), sense=sense)
         self.rows.append(row)
         if self._seed is not None:
             self.seeds[str(self._seed)] = self.seeds.get(str(self._seed), True) and bool(passed)
