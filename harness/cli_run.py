@@ -243,6 +243,9 @@ def resume_cmd(
 
     try:
         manifest = read_manifest(run_dir)
+        if manifest.agent_settings.get("driver") == "session":
+            raise ConfigError(f"{run_dir}: a session run is driven from outside, one command at a time; it cannot "
+                              "be resumed (start a new session with `ml-debug-bench session start`)")
         if manifest.options is None:
             raise ConfigError(f"{run_dir}: this run was made before runs recorded their settings; it cannot be resumed")
         changes = {k: v for k, v in {"max_parallel": max_parallel, "cpu_slots": cpu_slots}.items() if v is not None}

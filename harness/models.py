@@ -430,6 +430,38 @@ class RunState(Record):
     updated_at: str
 
 
+class SessionState(Record):
+    """``<sessions dir>/<id>/state.json``: one sample driven from outside, one command at a time
+    (``ml-debug-bench session``). Kept outside the workspace and the run folder; the transcript's hash
+    after each of the harness's writes is kept here, so an edit made to it between calls is caught."""
+
+    session_id: str
+    status: Literal["open", "ended"] = "open"
+    agent: str = Field(description="session:NAME, the run's agent name")
+    human: bool = Field(description="a person drove it (a human baseline), not a model")
+    case_id: str
+    condition: str
+    epoch: int = Field(default=0, ge=0)
+    run_dir: str
+    project_root: str = Field(description="the checkout the private inputs were copied from")
+    work_dir: str = Field(description="the session's temp folder: private inputs and the workspace")
+    workspace: str
+    inputs_sha256: dict[str, str]
+    started_at: str
+    started_epoch_s: float = Field(description="time.time() at start: the wall clock every budget counts from")
+    max_wall_s: float = Field(gt=0)
+    max_steps: int = Field(ge=1)
+    command_timeout_s: float = Field(gt=0)
+    sandbox: str
+    judge: str | None = None
+    judge_repeats: int = Field(default=1, ge=1)
+    judge_base_url: str | None = None
+    judge_max_input_tokens: int = Field(default=12000, ge=1000)
+    steps: int = Field(default=0, ge=0, description="exec calls so far")
+    transcript_sha256: str = ""
+    ended_status: str | None = None
+
+
 class ResumeRecord(Record):
     """One ``resume`` of a run: when, which samples it redid, and any input changes ``--force`` accepted."""
 

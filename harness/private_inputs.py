@@ -70,6 +70,14 @@ class PrivateInputs:
             _set_tree_writable(self.root / part, False)
         self.sha256["install"] = install_fingerprint()
 
+    @classmethod
+    def attach(cls, source_root: Path, parent: Path, sha256: dict[str, str]) -> "PrivateInputs":
+        """The copy an earlier process made under ``parent``, with the hashes it recorded then: a
+        ``session`` lives over many processes and every one checks the same copy against them."""
+        self = cls.__new__(cls)
+        self.source_root, self.root, self.sha256 = Path(source_root), Path(parent) / "inputs", dict(sha256)
+        return self
+
     @property
     def answers_sha256(self) -> str:
         return self.sha256["answers"]

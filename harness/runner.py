@@ -268,17 +268,8 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
                                        usage=usage_from_events(transcript.events))
                 transcript.append("error", error_type="agent_error", message=traceback.format_exc()[-4000:])
             shutdown.check()  # the run stopped while the agent worked: its commands were killed, so no result
-            if outcome.status == "infra_error":
-                verdicts = _all_unscored(f"infra_error: {outcome.error}"[:300])
-            else:
-                events = list(transcript.events)
-                verdicts = _grade(cfg, run_dir, case, events, outcome, ws, transcript_rel, diff_rel, sandbox)
-                broken = _broken_verifier(verdicts)
-                if broken:
-                    outcome = AgentOutcome(status="infra_error", report=outcome.report, usage=outcome.usage,
-                                           tool_errors=outcome.tool_errors, error=broken)
-                    transcript.append("error", error_type="infra_error", message=broken)
-                    verdicts = _all_unscored(f"infra_error: {broken}"[:300])
+            outcome, verdicts = grade_outcome(cfg, run_dir, case, transcript, outcome, ws, transcript_rel, diff_rel,
+                                              sandbox)
             shutdown.check()  # grading's processes were killed mid-way: not a verdict
         except Interrupted:
             transcript.append("error", error_type="interrupted", message="the run was stopped during this sample")
@@ -293,16 +284,42 @@ def run_sample(cfg: RunConfig, run_dir: Path, case: Case, condition: str, epoch:
         finally:
             if ws is not None:
                 remove_workspace(ws)
+    return sample_record(cfg.agent.name, run_dir, case, condition, epoch, outcome, verdicts, started_at,
+                         duration_s=time.monotonic() - clock.start, cpu_wait_s=clock.waited)
+
+
+def grade_outcome(cfg: RunConfig, run_dir: Path, case: Case, transcript: TranscriptWriter, outcome: AgentOutcome,
+                  ws: Path, transcript_rel: str, diff_rel: str, sandbox) -> tuple[AgentOutcome, dict[str, Verdict]]:
+    """Grade a finished agent's work (every criterion; an infra_error is all unscored). A verifier that
+    cannot run even on the gold patch turns the sample into infra_error: the harness's failure, not the agent's.
+    Shared by ``run_sample`` and ``harness.session`` (a sample driven one command at a time)."""
+    if outcome.status == "infra_error":
+        return outcome, _all_unscored(f"infra_error: {outcome.error}"[:300])
+    verdicts = _grade(cfg, run_dir, case, list(transcript.events), outcome, ws, transcript_rel, diff_rel, sandbox)
+    broken = _broken_verifier(verdicts)
+    if broken:
+        outcome = AgentOutcome(status="infra_error", report=outcome.report, usage=outcome.usage,
+                               tool_errors=outcome.tool_errors, error=broken)
+        transcript.append("error", error_type="infra_error", message=broken)
+        verdicts = _all_unscored(f"infra_error: {broken}"[:300])
+    return outcome, verdicts
+
+
+def sample_record(agent_name: str, run_dir: Path, case: Case, condition: str, epoch: int, outcome: AgentOutcome,
+                  verdicts: dict[str, Verdict], started_at: str, duration_s: float, cpu_wait_s: float = 0.0) -> SampleResult:
+    """The sample's line for samples.jsonl (an empty diff file when grading never wrote one)."""
+    name = sample_name(case.id, condition, epoch)
+    transcript_rel, diff_rel = f"transcripts/{name}.jsonl", f"diffs/{name}.patch"
     if not (run_dir / diff_rel).exists():
         (run_dir / diff_rel).parent.mkdir(parents=True, exist_ok=True)
         (run_dir / diff_rel).write_text("", encoding="utf-8")
     return _writable(SampleResult(
-        sample_id=f"{cfg.agent.name}/{condition}/{case.id}/{epoch}",
-        agent=cfg.agent.name, condition=condition, case_id=case.id, epoch=epoch,
+        sample_id=f"{agent_name}/{condition}/{case.id}/{epoch}",
+        agent=agent_name, condition=condition, case_id=case.id, epoch=epoch,
         status=outcome.status, error=outcome.error, report=outcome.report,
         transcript=transcript_rel, transcript_sha256=sha256_file(run_dir / transcript_rel), diff=diff_rel,
-        started_at=started_at, duration_s=round(time.monotonic() - clock.start, 3), usage=outcome.usage,
-        tool_errors=outcome.tool_errors, cpu_wait_s=round(clock.waited, 3),
+        started_at=started_at, duration_s=round(duration_s, 3), usage=outcome.usage,
+        tool_errors=outcome.tool_errors, cpu_wait_s=round(cpu_wait_s, 3),
         verdicts=verdicts,
     ))
 

@@ -43,6 +43,15 @@ class TranscriptWriter:
         self.events: list[Any] = []
         self.secrets = {k: v for k, v in (secrets or {}).items() if v}
 
+    @classmethod
+    def reopen(cls, path: Path, secrets: dict[str, str] | None = None, elapsed_s: float = 0.0) -> "TranscriptWriter":
+        """Go on appending to an existing transcript from another process (``ml-debug-bench session``):
+        numbering continues after its last event and ``t`` after ``elapsed_s``, the time since it began."""
+        writer = cls(path, secrets)
+        writer.events = read_transcript(path)
+        writer._start = time.monotonic() - elapsed_s
+        return writer
+
     def append(self, kind: str, **fields: Any):
         event = _EVENT.validate_python({"kind": kind, "id": len(self.events),
                                         "t": round(time.monotonic() - self._start, 4), **fields})

@@ -532,21 +532,26 @@ class CLIRunner:
 
 def read_report(workspace: Path) -> tuple[Report | None, str | None]:
     """The agent's report.json -> (Report, None) or (None, why it is missing or invalid)."""
-    path = workspace / REPORT_FILE
+    return read_report_file(workspace / REPORT_FILE)
+
+
+def read_report_file(path: Path) -> tuple[Report | None, str | None]:
+    """A report JSON file anywhere (``session submit`` takes its path) -> (Report, None) or (None, why not)."""
+    path = Path(path)
     if path.is_symlink() or (path.exists() and not path.is_file()):
-        return None, f"report_invalid: {REPORT_FILE} is not a regular file"
+        return None, f"report_invalid: {path.name} is not a regular file"
     if not path.exists():
-        return None, f"report_missing: the agent wrote no {REPORT_FILE}"
+        return None, f"report_missing: the agent wrote no {path.name}"
     try:
         if path.stat().st_size > 1_000_000:
-            return None, f"report_invalid: {REPORT_FILE} is larger than 1 MB"
+            return None, f"report_invalid: {path.name} is larger than 1 MB"
         data = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(data, dict):  # tolerate extra keys a CLI adds (the report model forbids them)
             data = {k: v for k, v in data.items() if k in Report.model_fields}
             data = {k: v if isinstance(v, str) else json.dumps(v) for k, v in data.items()}
         return Report.model_validate(data), None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValidationError) as exc:
-        return None, f"report_invalid: {REPORT_FILE}: {str(exc).splitlines()[0][:300]}"
+        return None, f"report_invalid: {path.name}: {str(exc).splitlines()[0][:300]}"
 
 
 def remove_paths(workspace: Path, rels: tuple[str, ...]) -> None:
