@@ -71,6 +71,8 @@ def start_cmd(
     condition: str = typer.Option("control", "--condition", help="control | skill (skill needs --skill)"),
     skill: Optional[Path] = typer.Option(None, "--skill", help="skill markdown file, or a folder holding SKILL.md"),
     out_dir: Path = typer.Option(Path("results"), "--out", help="folder that holds run folders"),
+    join_run: Optional[Path] = typer.Option(None, "--run", help="add this sample to an earlier session run folder "
+                                                                "(same driver and settings), e.g. a human baseline's"),
     max_wall: float = typer.Option(1800.0, "--max-wall", help="wall-clock budget from start, seconds (time between "
                                                               "calls counts)"),
     max_steps: int = typer.Option(50, "--max-steps", min=1, help="exec calls allowed"),
@@ -108,7 +110,7 @@ def start_cmd(
                         skill=loaded, max_wall=max_wall, max_steps=max_steps, command_timeout=command_timeout,
                         sandbox=sandbox, judge=hook,
                         judge_options={"repeats": judge_repeats, "base_url": judge_base_url,
-                                       "max_input_tokens": judge_max_input_tokens})
+                                       "max_input_tokens": judge_max_input_tokens}, join_run=join_run)
     except BenchError as exc:
         fail(exc)
     s = started.state
@@ -123,7 +125,7 @@ def start_cmd(
           f"budget: {s.max_wall_s:g} s wall, {s.max_steps} commands\n--- task prompt ---\n{started.prompt}")
 
 
-@session_app.command("exec", context_settings={"allow_interspersed_args": False})
+@session_app.command("exec")
 def exec_cmd(
     session_id: str = typer.Argument(..., help="the id `session start` printed"),
     command: list[str] = typer.Argument(..., help="the command, after '--' (its words are joined with spaces, as ssh does)"),

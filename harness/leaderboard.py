@@ -49,6 +49,7 @@ class LeaderRow(BaseModel):
     case_set: str
     tier: str = "standard"
     agent: str
+    human: bool = False  # driven by a person through `session` (a human baseline), never pooled with a model's runs
     condition: str
     runs: list[str]
     date: str
@@ -127,7 +128,8 @@ def _row(fingerprint: str, condition: str, parts: list[tuple[RunManifest, list[S
                                    scored=sum(len(v) for v in per_case.values()), unscored=unscored)
         if c == item_criterion:
             rates = {case: sum(v) / len(v) for case, v in per_case.items()}
-    return LeaderRow(case_set=fingerprint, tier=tier_of(cases[0]) if cases else "standard", agent=manifests[0].agent, condition=condition,
+    return LeaderRow(case_set=fingerprint, tier=tier_of(cases[0]) if cases else "standard", agent=manifests[0].agent,
+                     human=bool(manifests[0].agent_settings.get("human")), condition=condition,
                      runs=sorted(m.run_id for m in manifests), date=max(m.created_at for m in manifests)[:10],
                      harness_version=", ".join(sorted({m.harness_version for m in manifests})),
                      n_cases=len({s.case_id for s in samples}), k=round(len(samples) / max(1, len(cases)), 3),
@@ -188,13 +190,14 @@ def build_leaderboard(run_dirs: list[Path], item_criterion: str = "root_cause") 
             fp = case_set_fingerprint(part)
             group = groups.setdefault(fp, {"manifest": part, "arms": {}})
             for cond in part.conditions:
-                group["arms"].setdefault((part.agent, cond), []).append(
+                arm = (part.agent, bool(part.agent_settings.get("human")), cond)
+                group["arms"].setdefault(arm, []).append(
                     (part, [s for s in samples if s.condition == cond and s.case_id in part.case_ids]))
     case_sets = []
     for fp, group in groups.items():
         m = group["manifest"]
         cases = sorted(m.case_ids)
-        rows = [_row(fp, cond, parts, cases, item_criterion) for (_, cond), parts in sorted(group["arms"].items())]
+        rows = [_row(fp, cond, parts, cases, item_criterion) for (_, _, cond), parts in sorted(group["arms"].items())]
         case_sets.append(CaseSet(fingerprint=fp, tier=tier_of(cases[0]) if cases else "standard", cases=cases, case_sha256={c: m.case_sha256.get(c, "") for c in cases},
                                  answer_sha256={c: m.answer_sha256.get(c, "") for c in cases}, rows=rows,
                                  items=item_analysis(fp, cases, rows, item_criterion)))
@@ -212,7 +215,8 @@ def rows_frame(board: Leaderboard, wide: bool = False):
     records = []
     for cs in board.case_sets:
         for r in cs.rows:
-            rec = {"case_set": cs.fingerprint, "tier": cs.tier, "agent": r.agent, "condition": r.condition, "n_cases": r.n_cases,
+            rec = {"case_set": cs.fingerprint, "tier": cs.tier, "agent": r.agent, "human": r.human,
+                   "condition": r.condition, "n_cases": r.n_cases,
                    "k": r.k, "samples": r.samples, "errored": r.errored}
             for c, s in r.scores.items():
                 if wide:

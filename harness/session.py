@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterator
 from harness.agents.base import AgentOutcome, Limits, Toolbox
 from harness.agents.cli_base import REPORT_FILE, REPORT_INSTRUCTIONS, read_report_file, remove_paths, \
     with_skill_block
-from harness.cases import Case, load_cases
+from harness.cases import Case, load_cases, tiers_of
 from harness.errors import BenchError, ConfigError, InputError, IntegrityError
 from harness.hashing import sha256_file
 from harness.models import Report, SampleResult, SessionState
@@ -248,11 +248,12 @@ class Started:
 def start(root: Path, case_id: str, out_root: Path, *, name: str = HUMAN_NAME, human: bool | None = None,
           condition: str = "control", skill: tuple[str, str, Path] | None = None, max_wall: float = 1800.0,
           max_steps: int = 50, command_timeout: float = 300.0, sandbox: str = "auto", judge=None,
-          judge_options: dict | None = None) -> Started:
+          judge_options: dict | None = None, join_run: Path | None = None) -> Started:
     """Make the workspace and the run folder, record the task prompt, and return what the driver is shown.
 
     ``skill`` is (text, sha256, path) for the skill arm; ``judge`` the run's judge hook (or None), recorded
-    in the manifest; ``judge_options`` how to build it again when the session ends."""
+    in the manifest; ``judge_options`` how to build it again when the session ends. ``join_run``: add this
+    sample to an earlier session run folder instead of making a new one (``_join``)."""
     from harness.runner import CONTROL, SKILL
 
     agent = agent_name(name)
@@ -278,21 +279,26 @@ def start(root: Path, case_id: str, out_root: Path, *, name: str = HUMAN_NAME, h
                         conditions=(condition,), skill_text=skill[0] if skill else None,
                         skill_sha256=skill[1] if skill else None, skill_path=skill[2] if skill else None,
                         limits=limits, sandbox=box, judge=judge, inputs=inputs, work_dir=work_dir)
-        run_id = new_run_id(agent)
-        run_dir = Path(out_root).resolve() / run_id
-        write_manifest(run_dir, build_manifest(cfg, run_id))
+        if join_run is None:
+            run_id = new_run_id(agent)
+            run_dir = Path(out_root).resolve() / run_id
+            write_manifest(run_dir, build_manifest(cfg, run_id))
+            epoch = 0
+        else:
+            run_dir = Path(join_run).resolve()
+            epoch = _join(run_dir, build_manifest(cfg, "-"), case.id, condition)
         write_state(run_dir, "running")  # no scratch folder named: resume must never remove a live session's
         system = render_system(skill[0] if skill else None)
         prompt = render_task((ws / "README.md").read_text(encoding="utf-8"), str(ws), case.manifest.entry_points)
         shown = with_skill_block(prompt + REPORT_INSTRUCTIONS, skill[0] if skill else None)
-        name_ = sample_name(case.id, condition, 0)
+        name_ = sample_name(case.id, condition, epoch)
         with TranscriptWriter(run_dir / "transcripts" / f"{name_}.jsonl", secrets=harness_secrets()) as tr:
             tr.append("message", role="system", content=system)
             tr.append("message", role="user", content=prompt)
             tr.append("message", role="user", content=REPORT_INSTRUCTIONS.strip())
         jo = judge_options or {}
         state = SessionState(
-            session_id=session_id, agent=agent, human=human, case_id=case.id, condition=condition,
+            session_id=session_id, agent=agent, human=human, case_id=case.id, condition=condition, epoch=epoch,
             run_dir=str(run_dir), project_root=str(Path(root).resolve()), work_dir=str(work_dir), workspace=str(ws), inputs_sha256=dict(inputs.sha256),
             started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), started_epoch_s=time.time(),
             max_wall_s=max_wall, max_steps=max_steps, command_timeout_s=command_timeout, sandbox=box.name,
@@ -306,6 +312,51 @@ def start(root: Path, case_id: str, out_root: Path, *, name: str = HUMAN_NAME, h
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return Started(state, shown)
+
+
+SAME_FOR_A_RUN = ("agent", "agent_settings.agent_name", "agent_settings.human", "inputs_sha256", "prompt_template_sha256",
+                  "skill_sha256", "judge", "judge_prompt_sha256", "sandbox", "harness_version")
+
+
+def _field(m, dotted: str):
+    head, _, rest = dotted.partition(".")
+    value = getattr(m, head)
+    return value.get(rest) if rest else value
+
+
+def _join(run_dir: Path, mine, case_id: str, condition: str) -> int:
+    """Add one more sample to a session run (a human baseline over many cases is one run, so one
+    leaderboard row): the run must have been made by the same driver over the same inputs, prompt,
+    skill, judge and sandbox. Returns the sample's epoch: the first free one for (case, condition)."""
+    from harness.results import read_manifest
+
+    with _locked(_runs_lock_dir()):
+        m = read_manifest(run_dir)
+        if m.agent_settings.get("driver") != "session":
+            raise ConfigError(f"--run {run_dir}: not a session run (its agent is {m.agent}); sessions join only "
+                              "runs that `session start` made")
+        differ = [f for f in SAME_FOR_A_RUN if _field(m, f) != _field(mine, f)]
+        if differ:
+            raise ConfigError(f"--run {run_dir}: this session differs from the run in {', '.join(differ)}; start "
+                              "a new run (leave out --run) or match its settings")
+        epoch = 0
+        while (run_dir / "transcripts" / f"{sample_name(case_id, condition, epoch)}.jsonl").exists():
+            epoch += 1
+        update = {"case_ids": sorted({*m.case_ids, case_id}), "conditions": sorted({*m.conditions, condition}),
+                  "case_sha256": {**m.case_sha256, **mine.case_sha256},
+                  "answer_sha256": {**m.answer_sha256, **mine.answer_sha256}, "epochs": max(m.epochs, epoch + 1)}
+        m = m.model_copy(update=update)
+        m.provenance["tiers"] = tiers_of(m.case_ids)
+        write_manifest(run_dir, m)
+        (run_dir / "transcripts").mkdir(parents=True, exist_ok=True)
+        (run_dir / "transcripts" / f"{sample_name(case_id, condition, epoch)}.jsonl").touch()  # claimed
+        return epoch
+
+
+def _runs_lock_dir() -> Path:
+    folder = sessions_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 # --- exec, submit, abandon --------------------------------------------------------------------
