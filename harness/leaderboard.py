@@ -1,7 +1,8 @@
 """Merge run folders into a leaderboard, with item analysis per case (docs/statistics.md).
 
 One row per agent × condition; runs of the same agent and condition over the same cases are pooled
-(their samples add repeats). Runs over different case sets (case or answer hashes) are never mixed:
+(their samples add repeats). A run a person drove through ``session`` (its manifest says ``human``) is a
+row of its own, marked human: a human baseline. Runs over different case sets (case or answer hashes) are never mixed:
 each case set gets its own table, named by a short fingerprint of its hashes. Tiers are never mixed
 either: a run over both tiers is split into its standard part and its hard part, each joining the case
 set of its own cases (so the standard half of an ``--tier all`` run pools with a standard-only run).

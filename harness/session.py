@@ -376,8 +376,13 @@ def exec_command(session_id: str, command: str, judge_factory=None, on_wait=None
         live.record_outside_edits()
         live.state.steps += 1
         remaining = live.state.max_wall_s - live.elapsed()
+        call_id = live.tools.new_call_id()
         try:
-            event = live.tools.bash(command, timeout=max(1.0, remaining))
+            event = live.tools.bash(command, call_id=call_id, timeout=max(1.0, remaining))
+        except KeyboardInterrupt:  # the driver pressed Ctrl-C: the command is killed; the call still gets its result
+            live.tools._record_changes(call_id)
+            live.transcript.append("tool_result", call_id=call_id, error="interrupted by the driver (Ctrl-C)")
+            raise
         finally:
             live.save()
         return event
