@@ -216,9 +216,13 @@ def rows_frame(board: Leaderboard, wide: bool = False):
     records = []
     for cs in board.case_sets:
         for r in cs.rows:
-            rec = {"case_set": cs.fingerprint, "tier": cs.tier, "agent": r.agent, "human": r.human,
-                   "condition": r.condition, "n_cases": r.n_cases,
-                   "k": r.k, "samples": r.samples, "errored": r.errored}
+            # a human baseline: marked in the agent's name in tables, in its own column in the csv
+            rec = {"case_set": cs.fingerprint, "tier": cs.tier,
+                   "agent": f"{r.agent} (human)" if wide and r.human else r.agent}
+            if not wide:
+                rec["human"] = r.human
+            rec.update({"condition": r.condition, "n_cases": r.n_cases, "k": r.k, "samples": r.samples,
+                        "errored": r.errored})
             for c, s in r.scores.items():
                 if wide:
                     rec[c] = "" if s.score is None else f"{s.score:.2f} [{s.low:.2f}, {s.high:.2f}]" + \

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.leaderboard import build_leaderboard
+from harness.leaderboard import build_leaderboard, leaderboard_markdown, rows_frame
 from harness.results import read_manifest, read_samples, write_manifest
 from harness.session import _remove_work_dir, open_states
 from harness.transcript import read_transcript
@@ -193,9 +193,11 @@ def test_abandon_and_joining_a_run_make_one_human_leaderboard_row(env, project_r
 
 @pytest.mark.slow
 def test_a_session_left_open_past_max_wall_is_ended_by_the_next_command(env, project_root, tmp_path):
-    s = start(env, project_root, tmp_path / "results", "--max-wall", "4")
-    res = cli(env, "exec", s["session"], "--", "sleep 30", cwd=project_root)  # cut at the wall, not at 300 s
-    assert res.returncode == 0 and "timed out" in res.stdout
+    wall = 20.0  # room for a loaded machine to start the exec before the budget is gone
+    s = start(env, project_root, tmp_path / "results", "--max-wall", str(wall))
+    t0 = time.time()
+    res = cli(env, "exec", s["session"], "--", "sleep 120", cwd=project_root)  # cut at the wall, not at 300 s
+    assert res.returncode == 0 and "timed out" in res.stdout and time.time() - t0 < 60
     time.sleep(1.5)  # past the budget in any case
     listed = cli(env, "list", cwd=project_root)  # any session command ends it
     assert s["session"] in listed.stderr and "limit_reached" in listed.stderr and "no open sessions" in listed.stdout
@@ -214,3 +216,6 @@ def test_leaderboard_marks_human_rows_and_keeps_them_apart(tmp_path):
     rows = build_leaderboard([human, model]).case_sets[0].rows
     assert sorted((r.agent, r.human, r.runs[0]) for r in rows) == [("session:human", False, "m"),
                                                                    ("session:human", True, "h")]
+    assert "| session:human (human) |" in leaderboard_markdown(build_leaderboard([human, model]))
+    frame = rows_frame(build_leaderboard([human, model]))
+    assert sorted(frame["human"].tolist()) == [False, True]
