@@ -182,7 +182,20 @@ def answer_fingerprints(case: Case) -> set[tuple[str, ...]]:
     out: set[tuple[str, ...]] = set()
     for text in texts:
         out |= _shingles(text)
-    return out
+    return out - _case_shingles(case)
+
+
+def _case_shingles(case: Case) -> set[tuple[str, ...]]:
+    """Eight-word runs the agent may print without reading the answers: those of the case's own files
+    (its README, case.toml's entry points, the code) and of the task prompt's entry-point list."""
+    seen: set[tuple[str, ...]] = set()
+    for path in sorted(case.case_dir.rglob("*")):
+        if path.is_file() and path.stat().st_size <= 2_000_000:
+            try:
+                seen |= _shingles(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                continue
+    return seen | _shingles(" ".join(case.manifest.entry_points))
 
 
 PATH_COMMANDS = {"cd", "ls", "cat", "find", "tree", "head", "tail", "less", "more", "stat", "du", "cp", "tar", "zip",
