@@ -302,7 +302,7 @@ def import_seed_cmd(
 
 
 # the other command modules register on the same app
-from harness import cli_results, cli_run, cli_session  # noqa: E402,F401
+from harness import cli_blind, cli_results, cli_run, cli_session  # noqa: E402,F401
 
 
 def main() -> None:  # pragma: no cover
