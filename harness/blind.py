@@ -122,3 +122,24 @@ def frontier_entry(solves: list[BlindSolve]) -> tuple[bool, str]:
     return ok, (f"blind: {solved} of {len(blind)} solved (need >= {FRONTIER_MIN_BLIND} solves, at most "
                 f"{FRONTIER_MAX_BLIND_SOLVED} solved); hinted: {hinted_solved} of {len(hinted)} solved (need >= "
                 f"{FRONTIER_MIN_HINTED} solves, at least {FRONTIER_MIN_HINTED_SOLVED} solved)")
+
+
+def check_blind_solves(case: Case, sandbox) -> list:
+    """``validate``: the verifier's verdict on every recorded solve's diff is still the recorded one, and a
+    frontier case meets its entry rule. A case with no solves yet gets one informational (passing) row on
+    the standard and hard tiers, and a failing one on the frontier tier, whose cases exist only by them."""
+    from harness.validate import Check, check_patch_verdict
+
+    solves = load_solves(case)
+    checks = []
+    for folder, solve in solves:
+        expect = "accept" if solve.fix_verified == "pass" else "reject"
+        chk = check_patch_verdict(case, f"blind_solve_reverified:{folder.name}", folder / "diff.patch", expect, sandbox)
+        checks.append(chk.model_copy(update={"detail": f"recorded fix_verified {solve.fix_verified}; {chk.detail}"}))
+    if case.tier == "frontier":
+        ok, why = frontier_entry([s for _, s in solves])
+        checks.append(Check(case_id=case.id, name="frontier_entry", passed=ok, detail=why))
+    elif not solves:
+        checks.append(Check(case_id=case.id, name="blind_solves_recorded", passed=True,
+                            detail="no blind solve recorded yet (2 per case are the aim on this tier)"))
+    return checks
