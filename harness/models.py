@@ -149,15 +149,35 @@ class AnswerKey(Record):
     hardness: Hardness | None = Field(default=None, description="required for hard cases (hard_case_NN)")
 
 
+ACCEPT_KINDS = ("different_form", "different_layer", "refactor", "other")
+REJECT_KINDS = ("masked_symptom", "partial", "decoy", "probe_only", "tuned_constant", "fallback",
+                "verifier_recognising", "other")
+# How a verifier-recognising wrong fix tells it is being measured (docs/cases.md, "Conventions validate enforces"):
+# the measuring process runs under ``python -I``, and its script is named measure.py.
+RECOGNISES = ("python_isolated", "argv0_measure")
+
+
 class CorpusFix(Record):
     """One labelled candidate fix of a case's mutation corpus (``answers/case_NN/fixes/fixes.toml``)."""
 
-    name: str = Field(pattern=r"^[a-z0-9_]+$")
-    patch: str
-    expect: Literal["accept", "reject"]
-    kind: str
-    description: str
-    evidence: str = ""
+    name: str = Field(pattern=r"^[a-z0-9_]+$", description="unique in the corpus; the check is corpus_<expect>:<name>")
+    patch: str = Field(description="the patch file, relative to fixes/")
+    expect: Literal["accept", "reject"] = Field(description="accept: a correct fix; reject: a wrong one")
+    kind: str = Field(description="accept: " + " | ".join(ACCEPT_KINDS) + "; reject: " + " | ".join(REJECT_KINDS))
+    recognises: Literal["python_isolated", "argv0_measure"] | None = Field(
+        default=None, description="verifier_recognising fixes only: what the fix recognises, sys.flags.isolated "
+                                  "(python_isolated) or 'measure' in sys.argv[0] (argv0_measure)")
+    description: str = Field(description="what it changes and why it is right or wrong")
+    evidence: str = Field(default="", description="what running it showed, with numbers")
+
+    @model_validator(mode="after")
+    def _kind_in_vocabulary(self) -> "CorpusFix":
+        allowed = ACCEPT_KINDS if self.expect == "accept" else REJECT_KINDS
+        if self.kind not in allowed:
+            raise ValueError(f"kind {self.kind!r} is not one of {', '.join(allowed)} (for expect = {self.expect!r})")
+        if (self.kind == "verifier_recognising") != (self.recognises is not None):
+            raise ValueError("recognises is required with kind = 'verifier_recognising', and allowed only there")
+        return self
 
 
 class FixCorpus(Record):
@@ -389,7 +409,7 @@ class RunOptions(Record):
 
     agent: str
     cases: list[str] = Field(default_factory=list, description="empty: all cases of the tier")
-    tier: Literal["standard", "hard", "all"] = Field(default="standard", description="the cases run when none are "
+    tier: Literal["standard", "hard", "frontier", "all"] = Field(default="standard", description="the cases run when none are "
                                                      "named (runs from before tiers: standard)")
     epochs: int = Field(default=1, ge=1)
     conditions: list[str] = Field(default_factory=lambda: ["control"])
