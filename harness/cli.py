@@ -120,6 +120,27 @@ def verify_cmd(
     raise typer.Exit({"pass": 0, "fail": 1}.get(result.status, 2))
 
 
+@app.command("new-case")
+def new_case_cmd(case_id: str = typer.Argument(..., help="case_NN (the tier's prefix is added: hard_case_NN, "
+                                                        "frontier_case_NN)"),
+                 tier: str = typer.Option("standard", "--tier", help="standard | hard | frontier")):
+    """Scaffold every file a case needs (cases/<id>/ and answers/<id>/): runnable, with placeholders that
+    fail validate until replaced. The walk-through: docs/cases.md, "Adding a case, step by step"."""
+    from harness.cases import find_root
+
+    from harness.scaffold import new_case
+
+    try:
+        root = find_root()
+        cid, written = new_case(root, case_id, tier)
+    except BenchError as exc:
+        _fail(exc)
+    for path in written:
+        out.print(str(path.relative_to(root)))
+    out.print(f"{cid}: {len(written)} files written. Next: replace every SCAFFOLD-PLACEHOLDER, then "
+              f"`ml-debug-bench validate {cid} --jobs 1` (docs/cases.md, \"Adding a case, step by step\").")
+
+
 @app.command("cases")
 def cases_cmd(tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | all")):
     """List the available cases of a tier."""
