@@ -17,16 +17,27 @@ ARTIFACT_SUFFIXES = {".pt", ".pth", ".ckpt", ".safetensors", ".pyc", ".log", ".n
 ARTIFACT_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", "runs", "wandb", "lightning_logs", ".git"}
 
 
-def artifact_files(case_dir: Path) -> list[str]:
-    """Files under the case folder that look like what running it leaves behind."""
+def looks_like_artifact(rel: str) -> bool:
+    parts = rel.split("/")
+    return Path(rel).suffix in ARTIFACT_SUFFIXES or bool(ARTIFACT_DIRS & set(parts[:-1]))
+
+
+def _collapse(paths: list[str]) -> list[str]:
+    """Files inside an artifact folder shown once, as the folder (``__pycache__/``)."""
     out = []
-    for path in sorted(case_dir.rglob("*")):
-        rel = path.relative_to(case_dir)
-        if path.is_file() and (path.suffix in ARTIFACT_SUFFIXES or ARTIFACT_DIRS & set(rel.parts[:-1])):
-            out.append(rel.as_posix())
-        elif path.is_dir() and path.name in ARTIFACT_DIRS and not ARTIFACT_DIRS & set(rel.parts[:-1]):
-            out.append(rel.as_posix() + "/")
-    return [p for p in out if not any(p.startswith(d) and p != d for d in out if d.endswith("/"))]
+    for rel in paths:
+        parts = rel.split("/")
+        cut = next((i for i, part in enumerate(parts[:-1]) if part in ARTIFACT_DIRS), None)
+        shown = "/".join(parts[:cut + 1]) + "/" if cut is not None else rel
+        if shown not in out:
+            out.append(shown)
+    return out
+
+
+def artifact_files(case_dir: Path) -> list[str]:
+    """Files under the case folder that look like what running it leaves behind (outside a git checkout)."""
+    return _collapse([p.relative_to(case_dir).as_posix() for p in sorted(case_dir.rglob("*"))
+                      if p.is_file() and looks_like_artifact(p.relative_to(case_dir).as_posix())])
 
 
 def untracked_files(root: Path, case_dir: Path) -> list[str] | None:
@@ -38,22 +49,24 @@ def untracked_files(root: Path, case_dir: Path) -> list[str] | None:
         return None
     if proc.returncode != 0:
         return None
-    return sorted(Path(line).relative_to(case_dir.relative_to(root)).as_posix()
-                  for line in proc.stdout.splitlines() if line.strip())
+    prefix = case_dir.resolve().relative_to(root.resolve()).as_posix() + "/"
+    return sorted(line[len(prefix):] for line in proc.stdout.splitlines() if line.startswith(prefix))
 
 
 def check_stray_artifacts(case: Case, root: Path):
-    """A warning, never a failure: artifacts a run leaves (``*.pt``, ``__pycache__``...) and files git does not
-    track in the case folder. A case being written is untracked until committed: the list says so."""
+    """A warning, never a failure: files git does not track in the case folder (artifacts a run leaves, such as
+    ``*.pt`` or ``__pycache__``, named as such), or outside a git checkout the files that look like artifacts.
+    A case being written is untracked until committed: the detail says to commit the rest."""
     from harness.validate import Check
 
-    artifacts = artifact_files(case.case_dir)
-    untracked = untracked_files(root, case.case_dir) or []
-    loose = [p for p in untracked if p not in artifacts and not any(p.startswith(a) for a in artifacts if a.endswith("/"))]
-    warnings = [f"artifact {p}" for p in artifacts] + [f"not in git: {p}" for p in loose]
+    untracked = untracked_files(root, case.case_dir)
+    if untracked is None:
+        warnings = [f"artifact {p}" for p in artifact_files(case.case_dir)]
+    else:
+        warnings = [f"artifact {p}" if looks_like_artifact(p) else f"not in git: {p}" for p in _collapse(untracked)]
     detail = ("warning: " + "; ".join(warnings[:12]) + (" ..." if len(warnings) > 12 else "") +
               " (every file in the case folder reaches the agent's workspace: delete artifacts, commit the rest)"
-              ) if warnings else "no stray artifacts; every file is tracked by git"
+              ) if warnings else "no stray artifacts" + ("; every file is tracked by git" if untracked is not None else "")
     return Check(case_id=case.id, name="stray_artifacts", passed=True, detail=detail,
                  measured={"warnings": warnings})
 
