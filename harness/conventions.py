@@ -59,9 +59,10 @@ def write_generated_fix(case: Case, variant: str, ws: Path) -> list[str]:
     shimmed. Raises CannotGenerate when the gold patch changes anything but existing .py files."""
     files = gold_changed_files(case)
     others = [f for f in files if not f.endswith(".py") or not (case.case_dir / f).is_file()]
-    if not files or others:
-        raise CannotGenerate("the gold patch changes " + (", ".join(others) if others else "no file") +
-                             ", not only existing .py files")
+    if not files:
+        raise CannotGenerate(f"{case.key.gold_patch} changes no file")
+    if others:
+        raise CannotGenerate(f"{case.key.gold_patch} changes {', '.join(others)}, not only existing .py files")
     gold_ws = create_workspace(case.case_dir)
     try:
         apply_patch(gold_ws, case.gold_patch_path)

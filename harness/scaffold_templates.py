@@ -14,7 +14,7 @@ step    0 | loss 1.0000
 ```
 
 SCAFFOLD-PLACEHOLDER: what I expected, and what I already checked. Symptoms only: no file name,
-identifier or word that hints at the cause (validate's leak scan and hint words, answers/README.md).
+identifier or word that hints at the cause.
 '''
 
 CASE_TOML = '''id = "__CASE_ID__"
