@@ -126,7 +126,7 @@ def check_tier(tier: str) -> str:
 
 
 def list_case_ids(root: Path, tier: str = "standard") -> list[str]:
-    """The case ids of ``tier`` (standard | hard | all), sorted: every standard case before every hard one."""
+    """The case ids of ``tier`` (standard | hard | frontier | all), sorted by tier (in TIERS order), then id."""
     check_tier(tier)
     cases = root / "cases"
     if not cases.is_dir():

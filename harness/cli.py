@@ -20,7 +20,8 @@ from harness.errors import BenchError, ConfigError
 @app.command("validate")
 def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case ids, any tier (default: every case "
                                                                      "of --tier)"),
-                 tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | all: the cases validated "
+                 tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | frontier | all: the cases "
+                                                                     "validated "
                                                                      "when no ids are given"),
                  sandbox: str = typer.Option("auto", help="auto | required | none"),
                  jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", min=1,
@@ -142,7 +143,7 @@ def new_case_cmd(case_id: str = typer.Argument(..., help="case_NN (the tier's pr
 
 
 @app.command("cases")
-def cases_cmd(tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | all")):
+def cases_cmd(tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | frontier | all")):
     """List the available cases of a tier."""
     from harness.cases import find_root, list_case_ids
 
