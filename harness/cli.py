@@ -21,8 +21,7 @@ from harness.errors import BenchError, ConfigError
 def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case ids, any tier (default: every case "
                                                                      "of --tier)"),
                  tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | frontier | all: the cases "
-                                                                     "validated "
-                                                                     "when no ids are given"),
+                                                                     "validated when no ids are given"),
                  sandbox: str = typer.Option("auto", help="auto | required | none"),
                  jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", min=1,
                                           help="checks run at once (default: the machine's cores)"),
