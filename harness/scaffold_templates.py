@@ -68,7 +68,7 @@ if __name__ == "__main__":
 '''
 
 KEY_TOML = '''# The answer key of __CASE_ID__ (schema: harness.models.AnswerKey; every field is in answers/README.md,
-# "key.toml fields"; unknown fields are errors). Replace every SCAFFOLD-PLACEHOLDER.
+# "Every field, from the models"; unknown fields are errors). Replace every placeholder.
 
 case_id = "__CASE_ID__"                 # must equal the folder name and case.toml's id
 canary = "__CANARY__"   # unique; kept only here and in the verifier files
