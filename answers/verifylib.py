@@ -105,6 +105,7 @@ def _jsonable(obj):
 def measure_main(measure, seeds=SEEDS, preload=("numpy",)):
     """Run ``measure(seed, recorder)`` per seed against the workspace in argv[1], writing to argv[2]."""
     ws, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
+    seeds = first_seeds(seeds, 3)
     os.environ["OMP_NUM_THREADS"] = "1"
     import importlib
 
@@ -228,6 +229,14 @@ class Checks:
         sys.exit(0 if passed else 1)
 
 
+def first_seeds(seeds, argv_index):
+    """``seeds`` cut to the first N when the harness passes N at ``sys.argv[argv_index]``
+    (``ml-debug-bench verify --seeds N``, a quick look while writing a case); all of them otherwise."""
+    if len(sys.argv) > argv_index:
+        return tuple(seeds)[:max(1, int(sys.argv[argv_index]))]
+    return tuple(seeds)
+
+
 def pristine_case() -> Path:
     """The unchanged case folder, read-only, shipped in the verifier's own bundle (never the agent's
     files). A decider that needs "what the repo does today" copies it to a temp folder and runs it
@@ -249,9 +258,13 @@ def readme_run(out: Path) -> dict:
     return record
 
 
+_LOGGED_NUMBER = r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|(?i:nan|inf(?:inity)?))(?![\w.])"
+
+
 def logged_rows(stdout: str) -> dict:
     """{step: {label: first number}} from a training log's lines 'step N | loss x | val acc y | ...'
-    (the shape every case's train.py prints)."""
+    (the shape every case's train.py prints). ``nan``/``inf`` (any case) are values, never part of a
+    label: 'loss nan' is {"loss": nan}, so a bound on it fails showing the NaN."""
     import re
 
     rows = {}
@@ -262,9 +275,12 @@ def logged_rows(stdout: str) -> dict:
             continue
         row = {}
         for seg in segments[1:]:
-            label, values = re.match(r"[A-Za-z ]*", seg).group().strip(), numbers(seg)
-            if label and values:
-                row[label] = values[0]
+            first = re.search(_LOGGED_NUMBER, seg)
+            if first is None:
+                continue
+            label = re.match(r"[A-Za-z ]*", seg[:first.start()]).group().strip()
+            if label:
+                row[label] = float(first.group())
         rows[int(head[0])] = row
     return rows
 
@@ -326,9 +342,12 @@ def load_seed(out: Path, seed) -> Measurements:
 def decide_main(decide, seeds=SEEDS, readme=None):
     """Run ``decide(seed, measurements, checks)`` per seed over the measurements in argv[1], then
     ``readme(readme_run(out), {seed: measurements}, checks)`` once, for the checks on the README
-    run (its rows have seed None; an exception there fails a check, never the process). Every
-    case's README run must first complete: exit 0 within its time budget (``readme_run_completes``)."""
+    run (its rows have seed None and source ``readme_run``; an exception there fails a check, never
+    the process). Every case's README run must first complete: exit 0 within its time budget
+    (``readme_run_completes``). ``readme`` is required: without it the verdict fails
+    (``readme_run_checked``), so ``validate`` fails on the gold patch, naming what to add."""
     out = Path(sys.argv[1]).resolve()
+    seeds = first_seeds(seeds, 2)
     os.environ["OMP_NUM_THREADS"] = "1"
     import torch
 
@@ -339,7 +358,12 @@ def decide_main(decide, seeds=SEEDS, readme=None):
         with checks.seed(seed):
             measured[seed] = load_seed(out, seed)
             decide(seed, measured[seed], checks)
-    if readme is not None:
+    if readme is None:  # required: without it, code that fixes itself only under measurement passes
+        why = ("decide.py gives decide_main no readme= function: every verifier must check the case's own run "
+               "command as the user runs it (answers/README.md, 'The README run')")
+        checks.check("readme_run_checked", False, value=why, reason=why,
+                     bound="decide_main(decide, readme=readme) with checks whose source is readme_run")
+    else:
         try:
             run = readme_run(out)
             checks.check("readme_run_completes", run.get("exit_code") == 0 and not run.get("timed_out"),
@@ -348,7 +372,8 @@ def decide_main(decide, seeds=SEEDS, readme=None):
                          bound="exit 0 within the case's time budget", source="readme_run")
             readme(run, measured, checks)
         except Unreadable as exc:
-            checks.check("readme_run_usable", False, value=str(exc)[:500], reason=str(exc)[:500])
+            checks.check("readme_run_usable", False, value=str(exc)[:500], reason=str(exc)[:500],
+                         source="readme_run")
         except Exception as exc:
             checks.check("readme_run_decided_without_error", False, value=f"{type(exc).__name__}: {exc}"[:500])
             traceback.print_exc(file=sys.stderr)

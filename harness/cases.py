@@ -16,17 +16,23 @@ from harness.errors import ConfigError, InputError
 from harness.models import AnswerKey, CaseManifest, CorpusFix, FixCorpus, ReferencePlan, Symptoms
 
 M = TypeVar("M", bound=BaseModel)
-# A case id is case_NN (the standard tier) or hard_case_NN (the hard tier: the same bug as case_NN in a
-# larger project, docs/cases.md). Anything else in cases/ (scratch/, wip_hard_case_NN/ ...) is ignored.
-CASE_ID = re.compile(r"^(hard_)?case_\d\d$")
-TIERS = ("standard", "hard")
+# A case id is case_NN (the standard tier), hard_case_NN (the hard tier: the same bug as case_NN in a larger
+# project, docs/cases.md) or frontier_case_NN (the frontier tier: checked as hard cases are, except that the
+# grep-based checks are reported, not required). Anything else in cases/ (scratch/, wip_hard_case_NN/ ...) is ignored.
+CASE_ID = re.compile(r"^(hard_|frontier_)?case_\d\d$")
+TIERS = ("standard", "hard", "frontier")
 TIER_CHOICES = TIERS + ("all",)
 HARD_PREFIX = "hard_"
+FRONTIER_PREFIX = "frontier_"
+# Tiers whose cases carry a [hardness] table and get the hard-tier checks (docs/cases.md, "The hard tier").
+HARDENED_TIERS = ("hard", "frontier")
 
 
 def tier_of(case_id: str) -> str:
     """The tier is part of the id, so every record that names a case also says its tier."""
-    return "hard" if case_id.startswith(HARD_PREFIX) else "standard"
+    if case_id.startswith(HARD_PREFIX):
+        return "hard"
+    return "frontier" if case_id.startswith(FRONTIER_PREFIX) else "standard"
 
 
 def tiers_of(case_ids) -> list[str]:
@@ -120,7 +126,7 @@ def check_tier(tier: str) -> str:
 
 
 def list_case_ids(root: Path, tier: str = "standard") -> list[str]:
-    """The case ids of ``tier`` (standard | hard | all), sorted: every standard case before every hard one."""
+    """The case ids of ``tier`` (standard | hard | frontier | all), sorted by tier (in TIERS order), then id."""
     check_tier(tier)
     cases = root / "cases"
     if not cases.is_dir():
@@ -137,8 +143,8 @@ def _check_consistency(case: Case) -> None:
         raise InputError(key_path, f"case_id '{case.key.case_id}' does not match folder '{case.id}'", "case_id")
     if not (case.case_dir / "README.md").is_file():
         raise InputError(case.case_dir / "README.md", "file not found (every case needs its symptom report)")
-    if case.tier == "hard" and case.key.hardness is None:
-        raise InputError(key_path, "a hard case needs a [hardness] table (construct, anomaly_over_fix); see "
+    if case.tier in HARDENED_TIERS and case.key.hardness is None:
+        raise InputError(key_path, f"a {case.tier} case needs a [hardness] table (construct, anomaly_over_fix); see "
                                    "answers/README.md", "hardness")
     if case.key.hardness is not None:
         over_names = [o.name for o in case.key.over_fixes]
@@ -173,7 +179,7 @@ def load_case(root: Path, case_id: str) -> Case:
     case_dir = root / "cases" / case_id
     answer_dir = root / "answers" / case_id
     if not CASE_ID.match(case_id):
-        raise InputError(case_dir, f"no such case: '{case_id}' is not a case id (case_NN or hard_case_NN; "
+        raise InputError(case_dir, f"no such case: '{case_id}' is not a case id (case_NN, hard_case_NN or frontier_case_NN; "
                                    f"known: {', '.join(list_case_ids(root, 'all')) or 'none'})")
     if not case_dir.is_dir():
         raise InputError(case_dir, f"no such case (known: {', '.join(list_case_ids(root, 'all')) or 'none'})")

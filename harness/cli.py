@@ -20,56 +20,78 @@ from harness.errors import BenchError, ConfigError
 @app.command("validate")
 def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case ids, any tier (default: every case "
                                                                      "of --tier)"),
-                 tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | all: the cases validated "
-                                                                     "when no ids are given"),
+                 tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | frontier | all: the cases "
+                                                                     "validated when no ids are given"),
                  sandbox: str = typer.Option("auto", help="auto | required | none"),
                  jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", min=1,
-                                          help="checks run at once (default: the machine's cores)")):
+                                          help="checks run at once (default: the machine's cores)"),
+                 only: Optional[str] = typer.Option(None, "--only", help="CHECK[,CHECK]: only these checks, by the "
+                                                    "names validate prints (whole name, or the part before ':')")):
     """Check each case: leak scan, entry points, README output, broken fails, gold passes, over-fixes and
-    wrong corpus fixes rejected, correct corpus fixes accepted, oracle full marks, floor zero, the grep
-    baseline's location; on hard cases also size, construct hits, the anomaly and the seeds."""
+    wrong corpus fixes rejected, correct corpus fixes accepted, verifier-recognising fixes rejected by the
+    README run, placeholders filled, oracle full marks, floor zero, the grep baseline's location; on hard and
+    frontier cases also size, construct hits, the anomaly and the seeds. The report goes to stdout, progress
+    to stderr."""
     from harness.cases import check_tier, find_root, load_cases
 
+    from harness.check_select import check_patterns, parse_only
     from harness.sandbox import get_sandbox
-    from harness.validate import grep_baseline_summary, validate_cases
+    from harness.validate import check_names, grep_baseline_summary, validate_cases
 
     try:
         root = find_root()
         case_list = load_cases(root, cases or None, check_tier(tier))
         box = get_sandbox(sandbox)
+        selected = parse_only(only)
+        check_patterns(selected, [n for case in case_list for n in check_names(case, root, box)])
     except BenchError as exc:
         _fail(exc)
 
-    def show(chk):
-        mark = "[green]ok  [/]" if chk.passed else "[red]FAIL[/]"
-        err.print(f"  {mark} {chk.case_id} {escape(chk.name)} ({chk.duration_s:.1f}s) {escape(chk.detail)}")
+    def line(chk) -> str:
+        warned = chk.passed and chk.measured.get("warnings")
+        mark = "[yellow]WARN[/]" if warned else "[green]ok  [/]" if chk.passed else "[red]FAIL[/]"
+        return f"  {mark} {chk.case_id} {escape(chk.name)} ({chk.duration_s:.1f}s) {escape(chk.detail)}"
 
-    results = validate_cases(case_list, root, box, jobs=jobs, progress=show)
+    def progress(chk) -> None:  # short: the full lines are the report, on stdout
+        mark = "[red]FAIL[/]" if not chk.passed else "ok"
+        err.print(f"  ... {chk.case_id} {escape(chk.name)} {mark} ({chk.duration_s:.1f}s)")
+
+    results = validate_cases(case_list, root, box, jobs=jobs, progress=progress, only=selected)
     failures = [c for checks in results.values() for c in checks if not c.passed]
     for case_id, checks in results.items():
+        for chk in checks:
+            out.print(line(chk))
         bad = sum(not c.passed for c in checks)
-        err.print(f"[bold]{case_id}[/]: {len(checks) - bad}/{len(checks)} checks passed")
+        out.print(f"[bold]{case_id}[/]: {len(checks) - bad}/{len(checks)} checks passed")
     for t, (matched, total) in grep_baseline_summary(results).items():
-        err.print(f"grep baseline ({t} tier): location_match on {matched}/{total} case(s)")
+        out.print(f"grep baseline ({t} tier): location_match on {matched}/{total} case(s)")
     if failures:
-        err.print(f"[red]{len(failures)} check(s) failed:[/] " + ", ".join(f"{c.case_id} {c.name}" for c in failures))
+        out.print(f"[red]{len(failures)} check(s) failed:[/] " + ", ".join(f"{c.case_id} {c.name}" for c in failures))
         raise typer.Exit(1)
-    err.print(f"[green]all checks passed for {len(case_list)} case(s)[/]")
+    out.print(f"[green]all checks passed for {len(case_list)} case(s)[/]")
 
 
 @app.command("verify")
 def verify_cmd(
     case_id: str = typer.Argument(..., help="the case whose hidden verifier to run, e.g. case_01"),
-    directory: Path = typer.Argument(..., help="a folder holding a version of the case's files"),
+    directory: Optional[Path] = typer.Argument(None, help="a folder holding a version of the case's files "
+                                                          "(or give --patch)"),
+    patch: Optional[Path] = typer.Option(None, "--patch", help="a unified diff (a/ b/ prefixes) to apply to a fresh "
+                                                               "copy of the case, which is then verified"),
+    seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="only the verifier's first N seeds (a quick "
+                                                                     "look; grading and validate use all)"),
     sandbox: str = typer.Option("auto", help="auto | required | none"),
 ):
-    """Run a case's hidden verifier on any folder, exactly as grading does; print its verdict JSON.
+    """Run a case's hidden verifier on any folder, or on the case with a patch applied, exactly as grading
+    does; print its verdict JSON.
 
-    Exit 0: the verifier passed; 1: it failed; 2: it could not run (or bad arguments)."""
+    Exit 0: the verifier passed; 1: it failed; 2: it could not run (or bad arguments, or a patch that does
+    not apply)."""
     from harness.cases import find_root, load_cases
 
     import json
 
+    from harness.patching import patched_case
     from harness.runner import run_scratch
     from harness.sandbox import get_sandbox
     from harness.verification import verify_tree
@@ -77,14 +99,20 @@ def verify_cmd(
     try:
         root = find_root()
         (case,) = load_cases(root, [case_id])
-        if not directory.is_dir():
+        if (directory is None) == (patch is None):
+            raise ConfigError("give either a folder or --patch FILE (not both)")
+        if directory is not None and not directory.is_dir():
             raise ConfigError(f"{directory} is not a folder")
         box = get_sandbox(sandbox)
         if box.name == "none":
             err.print(f"[yellow]warning:[/] the verifier runs this folder's code unisolated (sandbox: none): {box.reason}")
         with run_scratch(root) as (inputs, _):
             (private_case,) = load_cases(inputs.root, [case_id])
-            result = verify_tree(private_case, directory, box, guard=inputs.check)
+            if patch is not None:
+                with patched_case(private_case, patch) as tree:
+                    result = verify_tree(private_case, tree, box, guard=inputs.check, seeds=seeds)
+            else:
+                result = verify_tree(private_case, directory, box, guard=inputs.check, seeds=seeds)
     except BenchError as exc:
         _fail(exc)
     print(json.dumps({"case": case.id, "sandbox": box.name, **result.model_dump(mode="json", exclude_none=True)},
@@ -92,8 +120,29 @@ def verify_cmd(
     raise typer.Exit({"pass": 0, "fail": 1}.get(result.status, 2))
 
 
+@app.command("new-case")
+def new_case_cmd(case_id: str = typer.Argument(..., help="case_NN (the tier's prefix is added: hard_case_NN, "
+                                                        "frontier_case_NN)"),
+                 tier: str = typer.Option("standard", "--tier", help="standard | hard | frontier")):
+    """Scaffold every file a case needs (cases/<id>/ and answers/<id>/): runnable, with placeholders that
+    fail validate until replaced. The walk-through: docs/cases.md, "Adding a case, step by step"."""
+    from harness.cases import find_root
+
+    from harness.scaffold import new_case
+
+    try:
+        root = find_root()
+        cid, written = new_case(root, case_id, tier)
+    except BenchError as exc:
+        _fail(exc)
+    for path in written:
+        out.print(str(path.relative_to(root)))
+    out.print(f"{cid}: {len(written)} files written. Next: replace every SCAFFOLD-PLACEHOLDER, then "
+              f"`ml-debug-bench validate {cid} --jobs 1` (docs/cases.md, \"Adding a case, step by step\").")
+
+
 @app.command("cases")
-def cases_cmd(tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | all")):
+def cases_cmd(tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | frontier | all")):
     """List the available cases of a tier."""
     from harness.cases import find_root, list_case_ids
 

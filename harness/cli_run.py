@@ -169,7 +169,7 @@ def run_cmd(
     agent: str = typer.Option("reference", help="reference | null | grep | openai:MODEL | anthropic:MODEL | claude-code[:MODEL] "
                               "| codex[:MODEL] | mini-swe-agent:MODEL | cmd:'TEMPLATE' | replay:RUN_DIR (docs/agents.md)"),
     cases: Optional[list[str]] = typer.Argument(None, help="case ids, any tier (default: every case of --tier)"),
-    tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | all: the cases run when no ids are given"),
+    tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | frontier | all: the cases run when no ids are given"),
     epochs: int = typer.Option(1, help="repeats per case and condition"),
     out_dir: Path = typer.Option(Path("results"), "--out", help="folder that holds run folders"),
     max_steps: int = typer.Option(50, help="per-sample step limit"),

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from harness.agents.null import NullAgent
 from harness.agents.reference import ReferenceAgent
-from harness.cases import Case
+from harness.cases import HARDENED_TIERS, Case
 from harness.hashing import iter_files
 from harness.models import VerifierRun
 from harness.verification import verify_tree
@@ -268,11 +268,13 @@ def validation_jobs(case: Case, root: Path, sandbox) -> list[tuple]:
         jobs.append((check_over_fixes, (case, sandbox)))
     jobs += [(check_over_fix, (case, over, sandbox)) for over in case.key.over_fixes]
     jobs.append((check_corpus_size, (case,)))
-    jobs += [(check_patch_verdict, (case, f"corpus_{f.expect}:{f.name}", case.corpus_dir / f.patch, f.expect, sandbox))
-             for f in case.corpus]
+    from harness import conventions, hygiene  # they build on this module's checks
+
+    jobs += [conventions.corpus_job(case, f, sandbox) for f in case.corpus]
+    jobs += conventions.convention_jobs(case, sandbox) + hygiene.hygiene_jobs(case, root)
     jobs.append((check_agents, (case, root, sandbox)))
     jobs.append((check_grep_baseline, (case, sandbox)))
-    if case.tier == "hard":
+    if case.tier in HARDENED_TIERS:
         jobs += [(check_hard_size, (case,)), (check_hard_construct_hits, (case,))]
         if case.key.hardness is not None and case.key.hardness.seed_command:
             jobs.append((check_hard_seed_runs, (case, sandbox)))
@@ -285,10 +287,14 @@ def _run_job(job) -> list[Check]:
     return out if isinstance(out, list) else [out]
 
 
-def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progress=None) -> dict[str, list[Check]]:
+def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progress=None,
+                   only: list[str] | None = None) -> dict[str, list[Check]]:
     """Validate ``cases`` with up to ``jobs`` checks at once (separate processes, started fresh so no
-    thread of ours is forked); checks come back in each case's own order, ``progress`` sees them as they end."""
-    work = [(case.id, job) for case in cases for job in validation_jobs(case, root, sandbox)]
+    thread of ours is forked); checks come back in each case's own order, ``progress`` sees them as they end.
+    ``only``: just the checks of those names (``harness.check_select``)."""
+    from harness.check_select import select_jobs, wanted
+
+    work = [(case.id, job) for case in cases for job in select_jobs(validation_jobs(case, root, sandbox), only)]
     results: list[list[Check] | None] = [None] * len(work)
     if jobs <= 1:
         for i, (_, job) in enumerate(work):
@@ -312,10 +318,10 @@ def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progre
                     progress and progress(chk)
     out: dict[str, list[Check]] = {case.id: [] for case in cases}
     for (case_id, _), checks in zip(work, results):
-        out[case_id] += checks
+        out[case_id] += [c for c in checks if wanted(c.name, only)]
     for case in cases:
-        if case.tier == "hard":
-            derived = derived_hard_checks(case, out[case.id])
+        if case.tier in HARDENED_TIERS:
+            derived = [c for c in derived_hard_checks(case, out[case.id]) if wanted(c.name, only)]
             out[case.id] += derived
             for chk in derived:
                 progress and progress(chk)
@@ -354,6 +360,8 @@ def check_grep_baseline(case: Case, sandbox) -> Check:
     detail = f"first hit {where}; location_match {verdict.status}"
     if case.tier == "hard":
         detail += " (a hard case's first grep hit must not be the bug)" if verdict.status == "pass" else ""
+    elif case.tier == "frontier":
+        detail += " (reported, not required on the frontier tier)"
     return Check(case_id=case.id, name="grep_baseline", passed=case.tier != "hard" or verdict.status != "pass",
                  detail=detail, duration_s=round(time.monotonic() - t0, 2),
                  measured={"tier": case.tier, "location_match": verdict.status,
@@ -407,12 +415,14 @@ def check_hard_construct_hits(case: Case) -> Check:
     hits = construct_hits(case, pattern)
     in_key = [f"{f}:{n}" for f, n, inside in hits if inside]
     ok = len(hits) >= HARD_MIN_CONSTRUCT_HITS and bool(in_key)
+    grep_note = "" if case.tier != "frontier" else f" ({'met' if ok else 'not met'}; reported, not required on the frontier tier)"
+    ok = ok or case.tier == "frontier"
     first = f"{hits[0][0]}:{hits[0][1]}" + (" (inside the key: the bug)" if hits[0][2] else " (outside the key)") \
         if hits else "none"
     return Check(case_id=case.id, name="hard_construct_hits", passed=ok,
                  detail=f"{pattern!r} hits {len(hits)} lines (need {HARD_MIN_CONSTRUCT_HITS}), "
                         f"{len(in_key)} inside a key location (need 1: {', '.join(in_key[:3]) or 'none'}); "
-                        f"first hit {first}",
+                        f"first hit {first}{grep_note}",
                  measured={"hits": len(hits), "in_key": len(in_key), "first_hit_is_bug": bool(hits and hits[0][2])})
 
 
@@ -471,3 +481,11 @@ def derived_hard_checks(case: Case, checks: list[Check]) -> list[Check]:
                "; its name and description share no content word with any competitor"))
     out.append(Check(case_id=case.id, name="hard_anomaly", passed=ok, detail=detail))
     return out
+
+
+def check_names(case: Case, root: Path, sandbox) -> list[str]:
+    """Every check name ``validate`` reports for ``case``, known before anything runs (for ``--only``)."""
+    from harness.check_select import job_names
+
+    names = [n for job in validation_jobs(case, root, sandbox) for n in job_names(job)]
+    return names + (["hard_seeds_reproduce", "hard_anomaly"] if case.tier in HARDENED_TIERS else [])

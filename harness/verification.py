@@ -129,8 +129,10 @@ def _first_failure(result: dict) -> str:
 
 
 def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,
-                timeout: float | None = None) -> VerifierRun:
-    """The verdict of ``case``'s verifier on ``tree``. Raises only when the answers were tampered with."""
+                timeout: float | None = None, seeds: int | None = None) -> VerifierRun:
+    """The verdict of ``case``'s verifier on ``tree``. Raises only when the answers were tampered with.
+    ``seeds``: only the verifier's first N seeds (``verify --seeds N``, for a quick look; grading uses all)."""
+    seed_arg = [] if seeds is None else [str(seeds)]
     t0 = time.monotonic()
     if guard:
         guard()
@@ -145,7 +147,7 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
             return VerifierRun(status="error", reason=f"could not prepare the verification: {exc}",
                                duration_s=round(time.monotonic() - t0, 3))
         python = sys.executable
-        measured = sandbox.run_argv([python, "-I", str(bundle / case.key.measure), str(ws), str(out)], ws,
+        measured = sandbox.run_argv([python, "-I", str(bundle / case.key.measure), str(ws), str(out), *seed_arg], ws,
                                     timeout or case.key.verifier_timeout_seconds, OUTPUT_CAP,
                                     mounts=(Mount(ws, writable=True), Mount(bundle), Mount(out, writable=True)),
                                     scratch=tmp / "measure-scratch")
@@ -160,7 +162,7 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
             raise IntegrityError(f"the harvested measurements for {case.id} changed while the case's run command ran "
                                  f"({clean}): the run is stopped; use bubblewrap to prevent this")
         (clean / "readme_run.json").write_text(json.dumps(readme))
-        decided = sandbox.run_argv([python, "-I", str(bundle / case.key.decide), str(clean)], clean,
+        decided = sandbox.run_argv([python, "-I", str(bundle / case.key.decide), str(clean), *seed_arg], clean,
                                    DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=(Mount(bundle), Mount(clean)),
                                    scratch=tmp / "decide-scratch")
     finally:

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from harness import validate as V
-from harness.cases import find_root, list_case_ids, load_cases
+from harness.cases import HARDENED_TIERS, find_root, list_case_ids, load_cases
 from harness.errors import BenchError
 from harness.sandbox import get_sandbox
 
@@ -47,11 +47,12 @@ def test_case_validates(results, case_id):
     case = load_cases(ROOT, [case_id])[0]
     expected = {"leak_scan", "entry_points_exist", "broken_runs_in_budget", "verifier_fails_on_broken",
                 "verifier_passes_on_gold", "corpus_size", "reference_agent_scores_pass", "null_agent_scores_fail",
-                "grep_baseline"}
+                "grep_baseline", "verifier_recognising:python_isolated", "verifier_recognising:argv0_measure",
+                "stray_artifacts", "placeholders_filled"}
     expected |= {f"over_fix_rejected:{o.name}" for o in case.key.over_fixes}
     expected |= {f"corpus_{f.expect}:{f.name}" for f in case.corpus}
     expected |= {f"readme_output_matches:block{r.block}" for r in (case.symptoms.run if case.symptoms else [])}
-    if case.tier == "hard":
+    if case.tier in HARDENED_TIERS:
         expected |= HARD_CHECKS | ({"hard_seed_runs"} if case.key.hardness.seed_command else set())
     assert expected <= names, sorted(expected - names)
     assert case.symptoms is not None and case.key.over_fixes

@@ -21,3 +21,11 @@ def test_readme_opens_with_exactly_two_commands():
 
 def test_ci_runs_the_readme_test_command():
     assert _readme_commands()[1] in (ROOT / ".ci" / "run").read_text()
+
+
+def test_every_standard_case_has_a_row_in_the_readme_table():
+    """The README's case table is read against the case folders: a new case without a row fails here."""
+    from harness.cases import list_case_ids
+
+    rows = set(re.findall(r"^\| (case_\d\d) \|", (ROOT / "README.md").read_text(), re.M))
+    assert rows == set(list_case_ids(ROOT, "standard"))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_case
+from harness.cases import list_case_ids, load_case
 from harness.models import LegitimateGuard
 from judges.deterministic import fallback_added
 from judges.fallback import apply_hunks, file_patches
@@ -118,7 +118,7 @@ def test_corpus_agreement(item):
     assert not v.details.get("notes"), "every corpus patch applies to its case and parses"
 
 
-@pytest.mark.parametrize("case_id", [f"case_{i:02d}" for i in range(1, 11)])
+@pytest.mark.parametrize("case_id", list_case_ids(ROOT, "all"))
 def test_gold_patch_is_not_a_fallback(case_id):
     case = load_case(ROOT, case_id)
     diff = (case.answer_dir / case.key.gold_patch).read_text(encoding="utf-8")
