@@ -38,6 +38,10 @@ def job_names(job: tuple) -> list[str]:
         return [f"over_fix_rejected:{args[1].name}"]
     if name == "check_corpus_recognising":
         return [f"corpus_reject:{args[1].name}"]
+    if name == "check_blind_solve":
+        return [f"blind_solve_reverified:{args[1].name}"]
+    if name == "check_blind_rule":
+        return ["frontier_entry" if args[0].tier == "frontier" else "blind_solves_recorded"]
     if name == "check_generated_recognising":
         return [f"verifier_recognising:{args[1]}"]
     return [name]

@@ -268,12 +268,13 @@ def validation_jobs(case: Case, root: Path, sandbox) -> list[tuple]:
         jobs.append((check_over_fixes, (case, sandbox)))
     jobs += [(check_over_fix, (case, over, sandbox)) for over in case.key.over_fixes]
     jobs.append((check_corpus_size, (case,)))
-    from harness import conventions, hygiene  # they build on this module's checks
+    from harness import blind, conventions, hygiene  # they build on this module's checks
 
     jobs += [conventions.corpus_job(case, f, sandbox) for f in case.corpus]
     jobs += conventions.convention_jobs(case, sandbox) + hygiene.hygiene_jobs(case, root)
     jobs.append((check_agents, (case, root, sandbox)))
     jobs.append((check_grep_baseline, (case, sandbox)))
+    jobs += blind.blind_jobs(case, sandbox)
     if case.tier in HARDENED_TIERS:
         jobs += [(check_hard_size, (case,)), (check_hard_construct_hits, (case,))]
         if case.key.hardness is not None and case.key.hardness.seed_command:
