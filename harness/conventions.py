@@ -9,16 +9,19 @@ reject it is the verifier's look at the case's own run command, run as the user 
 - it is rejected by a ``readme_run`` check, every other check passing (so the README run is really checked,
   not the fix rejected by accident).
 
-The proof runs on the corpus's own ``kind = "verifier_recognising"`` fixes (``corpus_reject:NAME``); for a
-variant the corpus lacks, on a fix generated from the gold patch (``verifier_recognising:VARIANT``): each Python
-file the gold patch changes becomes a shim holding the broken and the gold source, running the gold one only
-when the verifier is recognised. Generated fixes run on one seed and only when the corpus lacks one, so a
-complete corpus costs nothing extra. A variant with neither is a failed check naming the fixes.toml entry to add.
+The proof runs on the corpus's own ``kind = "verifier_recognising"`` fixes (``corpus_reject:NAME``), and every
+corpus must hold one of each variant: a variant the corpus lacks is a failed check
+(``verifier_recognising:VARIANT``) naming the fixes.toml entry to add. To make adding it one step, that check
+generates the fix from the gold patch (each Python file the gold patch changes becomes a shim holding the broken
+and the gold source, running the gold one only when the verifier is recognised), writes it as a patch beside
+the system temp folder's ``mldb-generated/<case>/``, and says whether the verifier rejects it on one seed as it
+must. A complete corpus costs nothing extra.
 """
 
 from __future__ import annotations
 
 import re
+import tempfile
 import time
 from pathlib import Path
 
@@ -98,15 +101,25 @@ def rejection(out: VerifierRun) -> tuple[bool, str]:
     return True, f"rejected by readme_run checks only: {', '.join(on_readme[:4])}"
 
 
+def generated_patch_path(case: Case, variant: str) -> Path:
+    """Where ``verifier_recognising:VARIANT`` leaves the generated fix for its author to add to the corpus."""
+    return Path(tempfile.gettempdir()) / "mldb-generated" / case.id / f"wrong_fixed_only_{variant}.patch"
+
+
 def _verify_recognising(case: Case, sandbox, patch: Path | None, variant: str | None,
                         seeds: int | None) -> tuple[VerifierRun, list[str]]:
     from harness.verification import verify_tree
+    from harness.workspace import diff_trees
 
     ws = create_workspace(case.case_dir)
     try:
         shimmed = write_generated_fix(case, variant, ws) if patch is None else []
         if patch is not None:
             apply_patch(ws, patch)
+        else:
+            out = generated_patch_path(case, variant)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(diff_trees(case.case_dir, ws), encoding="utf-8")
         return verify_tree(case, ws, sandbox, seeds=seeds), shimmed
     finally:
         remove_workspace(ws)
@@ -153,9 +166,12 @@ def check_generated_recognising(case: Case, variant: str, sandbox):
     except Exception as exc:
         return Check(case_id=case.id, name=name, passed=False, detail=f"could not build the generated fix: {exc}")
     ok, why = rejection(out)
-    return Check(case_id=case.id, name=name, passed=ok, duration_s=round(time.monotonic() - t0, 2),
-                 detail=f"the corpus holds none, so one was generated from the gold patch ({', '.join(shimmed)} "
-                        f"shimmed, {GENERATED_SEEDS} seed); {why}")
+    return Check(case_id=case.id, name=name, passed=False, duration_s=round(time.monotonic() - t0, 2),
+                 detail=f"the corpus holds no verifier-recognising fix ({variant}); "
+                        f"{missing_fix_hint(case, variant)}. One was generated from the gold patch "
+                        f"({', '.join(shimmed)} shimmed) at {generated_patch_path(case, variant)}: on "
+                        f"{GENERATED_SEEDS} seed it is " + (f"{why}, as it must be" if ok else
+                                                              f"NOT rejected as it must be ({why})"))
 
 
 def corpus_job(case: Case, fix: CorpusFix, sandbox) -> tuple:

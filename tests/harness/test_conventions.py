@@ -124,14 +124,21 @@ def test_removing_the_readme_run_check_fails_validate_naming_it(tmp_path):
 
 
 @pytest.mark.slow
-def test_without_corpus_fixes_a_generated_one_stands_in_and_is_rejected_by_the_readme_run(tmp_path):
+def test_removing_a_recognising_fix_fails_naming_it_and_hands_over_a_generated_one(tmp_path):
+    """Every corpus must hold both variants: removing one fails validate, naming the fixes.toml entry to add,
+    and the check generates the fix from the gold patch (rejected by the README run, as it must be) for the
+    author to add."""
     root = temp_root(tmp_path)
     drop_recognising_fixes(root)
     checks = by_name(root, ["verifier_recognising:python_isolated"])
     chk = checks["verifier_recognising:python_isolated"]
     assert set(checks) == {"verifier_recognising:python_isolated"}
-    assert chk.passed, chk.detail
+    assert not chk.passed, chk.detail
+    assert 'kind = "verifier_recognising", recognises = "python_isolated"' in chk.detail
     assert "generated from the gold patch (model.py shimmed" in chk.detail and "readme_run_" in chk.detail
+    assert "as it must be" in chk.detail and "NOT" not in chk.detail
+    generated = C.generated_patch_path(load_case(root, "case_01"), "python_isolated")
+    assert "flags.isolated" in generated.read_text()
 
 
 @pytest.mark.slow
