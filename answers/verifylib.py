@@ -102,9 +102,37 @@ def _jsonable(obj):
     return str(obj)
 
 
+SELECTIONS = ("all", "first", "rest")
+
+
+def harness_options(argv) -> dict:
+    """The options only the harness passes after the positional arguments (``--seeds=first|rest|all``,
+    ``--no-readme``), for a verdict-only verification that stops at a failing first seed
+    (harness/verification.py). Anything else is an error: a verifier must never guess what it was asked."""
+    opts = {"seeds": "all", "readme": True}
+    for arg in argv:
+        if arg.startswith("--seeds=") and arg.split("=", 1)[1] in SELECTIONS:
+            opts["seeds"] = arg.split("=", 1)[1]
+        elif arg == "--no-readme":
+            opts["readme"] = False
+        else:
+            print(f"verifylib: unknown option {arg!r} (known: --seeds={'|'.join(SELECTIONS)}, --no-readme)",
+                  file=sys.stderr)
+            sys.exit(2)  # neither pass (0) nor fail (1): the verifier could not run
+    return opts
+
+
+def select_seeds(seeds, selection):
+    """The case's seeds a selection names: all of them, the first one, or all but the first."""
+    seeds = tuple(seeds)
+    return {"all": seeds, "first": seeds[:1], "rest": seeds[1:]}[selection]
+
+
 def measure_main(measure, seeds=SEEDS, preload=("numpy",)):
-    """Run ``measure(seed, recorder)`` per seed against the workspace in argv[1], writing to argv[2]."""
+    """Run ``measure(seed, recorder)`` per seed against the workspace in argv[1], writing to argv[2];
+    ``--seeds=first|rest`` after them measures only the first seed, or only the others."""
     ws, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
+    seeds = select_seeds(seeds, harness_options(sys.argv[3:])["seeds"])
     os.environ["OMP_NUM_THREADS"] = "1"
     import importlib
 
@@ -222,9 +250,15 @@ class Checks:
         finally:
             self._seed = None
 
-    def finish(self):
-        passed = bool(self.rows) and all(r["passed"] for r in self.rows)
-        print(json.dumps({"passed": passed, "seeds": self.seeds, "checks": self.rows}, default=str))
+    def finish(self, partial=None):
+        """Print the verdict line and exit. ``partial`` (what a verdict-only first phase left out) makes
+        it a non-pass whatever the rows say: a verdict on fewer seeds than the case asks for, or without
+        the README run, is never a PASS; the harness reads only the rows of the seeds decided."""
+        passed = bool(self.rows) and all(r["passed"] for r in self.rows) and not partial
+        verdict = {"passed": passed, "seeds": self.seeds, "checks": self.rows}
+        if partial:
+            verdict["partial"] = partial
+        print(json.dumps(verdict, default=str))
         sys.exit(0 if passed else 1)
 
 
@@ -327,8 +361,20 @@ def decide_main(decide, seeds=SEEDS, readme=None):
     """Run ``decide(seed, measurements, checks)`` per seed over the measurements in argv[1], then
     ``readme(readme_run(out), {seed: measurements}, checks)`` once, for the checks on the README
     run (its rows have seed None; an exception there fails a check, never the process). Every
-    case's README run must first complete: exit 0 within its time budget (``readme_run_completes``)."""
+    case's README run must first complete: exit 0 within its time budget (``readme_run_completes``).
+
+    The harness alone may add ``--seeds=first`` and ``--no-readme`` (a verdict-only first phase):
+    then only the selected seeds are decided, the README checks are skipped, and the verdict line
+    carries ``partial`` and is never a pass."""
     out = Path(sys.argv[1]).resolve()
+    opts = harness_options(sys.argv[2:])
+    asked = tuple(seeds)
+    seeds = select_seeds(asked, opts["seeds"])
+    if not opts["readme"]:
+        readme = None
+    partial = None
+    if seeds != asked or not opts["readme"]:
+        partial = {"decided_seeds": list(seeds), "case_seeds": list(asked), "readme_checked": opts["readme"]}
     os.environ["OMP_NUM_THREADS"] = "1"
     import torch
 
@@ -352,4 +398,4 @@ def decide_main(decide, seeds=SEEDS, readme=None):
         except Exception as exc:
             checks.check("readme_run_decided_without_error", False, value=f"{type(exc).__name__}: {exc}"[:500])
             traceback.print_exc(file=sys.stderr)
-    checks.finish()
+    checks.finish(partial)
