@@ -61,3 +61,27 @@ def test_torch_in_the_sandbox_uses_the_level_asked_for(tmp_path):
     assert res.stdout.strip().splitlines()[-1] == "DEFAULT", res.stderr[-500:]
     assert K.native_level() in K.LEVELS or K.supported_levels() == ["default"]
     assert K.describe("default").level == "default"
+
+
+def test_resume_refuses_a_run_whose_kernel_level_changed():
+    from harness.models import CpuKernel, RunManifest
+    from harness.resume import input_changes
+
+    def manifest(level):
+        kernel = CpuKernel(level=level, native="avx512", supported=["default", "avx2", "avx512"], flags=["avx2"],
+                           machine="x86_64")
+        return RunManifest(run_id="r", created_at="t", harness_version="0", agent="a", conditions=["control"],
+                           case_ids=["case_01"], epochs=1, case_sha256={}, answer_sha256={},
+                           prompt_template_sha256="p", sandbox="none", cpu_kernel=kernel)
+
+    assert input_changes(manifest("avx512"), manifest("avx512")) == []
+    changed = input_changes(manifest("avx512"), manifest("default"))
+    assert len(changed) == 1 and "kernel level changed (avx512 -> default)" in changed[0]
+
+
+def test_the_manifest_records_the_kernel_of_the_runs_sandbox():
+    from harness.runner import kernel_of
+
+    record = kernel_of(get_sandbox("none").with_kernel("default"))
+    assert record.level == "default" and record.aten_cpu_capability == "default"
+    assert record.native == K.native_level() and set(record.supported) <= set(K.LEVELS)
