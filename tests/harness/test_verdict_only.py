@@ -21,6 +21,9 @@ from verifylib import measure_main  # noqa: E402
 def measure(seed, rec):
     import json
     rec.put("v", json.loads(Path("values.json").read_text())[str(seed)])
+    plant = Path("plant_seed_0.json")  # stands for agent code writing into the measurements folder
+    if seed != 0 and plant.exists():
+        (rec.out / "seed_0.json").write_text(plant.read_text())
 
 
 measure_main(measure)
@@ -112,3 +115,13 @@ def test_the_decider_never_passes_a_partial_verdict(fixture_case, tmp_path):
     assert code == 1 and not verdict["passed"] and len(verdict["seeds"]) == 3
     code, _ = run("--seeds=everything")
     assert code not in (0, 1)
+
+
+def test_the_second_process_cannot_replace_the_first_seeds_measurements(fixture_case, tmp_path):
+    """Seeds 1 and 2 are measured in a second process; what it leaves under seed 0's name is dropped."""
+    tree = _tree(tmp_path, {0: 0.1, 1: 0.2, 2: 0.3})
+    (tree / "plant_seed_0.json").write_text(json.dumps({"seed": 0, "status": "ok", "values": {"v": 9.0}}))
+    quick = verify_tree(fixture_case, tree, get_sandbox("auto"), verdict_only=True)
+    assert quick.status == "pass" and not quick.early_stop
+    seed0 = [r for r in quick.result["checks"] if r["seed"] == 0]
+    assert [r["value"] for r in seed0] == [0.1]
