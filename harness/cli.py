@@ -72,7 +72,7 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
     for t, (matched, total) in grep_baseline_summary(results).items():
         err.print(f"grep baseline ({t} tier): location_match on {matched}/{total} case(s)")
     if failures:
-        err.print(f"[red]{len(failures)} check(s) failed:[/] " + ", ".join(f"{c.case_id} {c.name}" for c in failures))
+        err.print(f"[red]{len(failures)} check(s) failed:[/] " + escape(", ".join(f"{c.case_id} {c.name}" for c in failures)))
         raise typer.Exit(1)
     err.print(f"[green]all checks passed for {len(case_list)} case(s)[/]")
 

@@ -51,3 +51,13 @@ def test_validate_refuses_a_level_the_cpu_lacks_or_an_unknown_scope(monkeypatch)
     assert res.exit_code == 2 and "cannot run torch's 'avx2'" in res.output
     res = CliRunner().invoke(app, ["validate", "case_01", "--kernels", "default", "--kernels-scope", "most"])
     assert res.exit_code == 2 and "unknown --kernels-scope" in res.output
+
+
+def test_the_failure_summary_keeps_the_kernel_in_check_names(monkeypatch):
+    """``kernel[default]`` must not be eaten as console markup in the closing list of failed checks."""
+    import harness.validate as V
+
+    failed = V.Check(case_id="case_01", name="kernel[default]:verifier_passes_on_gold", passed=False, detail="x")
+    monkeypatch.setattr(V, "validate_cases", lambda cases, *a, **k: {"case_01": [failed]})
+    res = CliRunner().invoke(app, ["validate", "case_01", "--jobs", "1"])
+    assert res.exit_code == 1 and "case_01 kernel[default]:verifier_passes_on_gold" in res.output.replace("\n", "")
