@@ -212,7 +212,7 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
         else:
             measured_first, first, decided = early
             measured, clean = v.measure("rest", ["--seeds=rest"])
-            # only the seeds each process was asked for: the first process cannot plant later seeds' files
+            # each process contributes only the seeds it was asked for, so neither can plant the other's files
             for path in sorted(clean.iterdir()):
                 if _seed_of(path.name) in decided:
                     path.unlink()
