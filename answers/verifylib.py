@@ -102,10 +102,36 @@ def _jsonable(obj):
     return str(obj)
 
 
+def harness_options(argv) -> dict:
+    """The options only the harness passes after the positional arguments: ``--seeds=N`` (the case's
+    first N seeds: ``verify --seeds N``, a generated convention check, or the first phase of a
+    verdict-only verification that stops at a failing first seed) and ``--no-readme`` (skip the
+    README-run checks in that first phase). Anything else is an error: a verifier never guesses what it
+    was asked. A decision on fewer seeds or without the README run carries ``partial``; the harness
+    never takes it for a full verification's verdict (harness/verification.py)."""
+    opts = {"seeds": None, "readme": True}
+    for arg in argv:
+        value = arg.split("=", 1)[1] if arg.startswith("--seeds=") else ""
+        if value.isdigit() and int(value) >= 1:
+            opts["seeds"] = int(value)
+        elif arg == "--no-readme":
+            opts["readme"] = False
+        else:
+            print(f"verifylib: unknown option {arg!r} (known: --seeds=N, --no-readme)", file=sys.stderr)
+            sys.exit(2)  # neither pass (0) nor fail (1): the verifier could not run
+    return opts
+
+
+def select_seeds(seeds, first_n):
+    """The case's seeds, or only the first ``first_n`` of them."""
+    return tuple(seeds) if first_n is None else tuple(seeds)[:first_n]
+
+
 def measure_main(measure, seeds=SEEDS, preload=("numpy",)):
-    """Run ``measure(seed, recorder)`` per seed against the workspace in argv[1], writing to argv[2]."""
+    """Run ``measure(seed, recorder)`` per seed against the workspace in argv[1], writing to argv[2];
+    ``--seeds=N`` after them measures only the first N seeds."""
     ws, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
-    seeds = first_seeds(seeds, 3)
+    seeds = select_seeds(seeds, harness_options(sys.argv[3:])["seeds"])
     os.environ["OMP_NUM_THREADS"] = "1"
     import importlib
 
@@ -223,18 +249,15 @@ class Checks:
         finally:
             self._seed = None
 
-    def finish(self):
+    def finish(self, partial=None):
+        """Print the verdict line and exit. ``partial`` says what the harness asked to leave out (seeds,
+        the README run): the harness, which asked, never takes such a verdict for a full one."""
         passed = bool(self.rows) and all(r["passed"] for r in self.rows)
-        print(json.dumps({"passed": passed, "seeds": self.seeds, "checks": self.rows}, default=str))
+        verdict = {"passed": passed, "seeds": self.seeds, "checks": self.rows}
+        if partial:
+            verdict["partial"] = partial
+        print(json.dumps(verdict, default=str))
         sys.exit(0 if passed else 1)
-
-
-def first_seeds(seeds, argv_index):
-    """``seeds`` cut to the first N when the harness passes N at ``sys.argv[argv_index]``
-    (``ml-debug-bench verify --seeds N``, a quick look while writing a case); all of them otherwise."""
-    if len(sys.argv) > argv_index:
-        return tuple(seeds)[:max(1, int(sys.argv[argv_index]))]
-    return tuple(seeds)
 
 
 def pristine_case() -> Path:
@@ -345,9 +368,18 @@ def decide_main(decide, seeds=SEEDS, readme=None):
     run (its rows have seed None and source ``readme_run``; an exception there fails a check, never
     the process). Every case's README run must first complete: exit 0 within its time budget
     (``readme_run_completes``). ``readme`` is required: without it the verdict fails
-    (``readme_run_checked``), so ``validate`` fails on the gold patch, naming what to add."""
+    (``readme_run_checked``), so ``validate`` fails on the gold patch, naming what to add.
+
+    The harness alone may add ``--seeds=N`` and ``--no-readme`` (``harness_options``): then only those
+    seeds are decided, the README checks are skipped with ``--no-readme``, and the verdict line carries
+    ``partial``."""
     out = Path(sys.argv[1]).resolve()
-    seeds = first_seeds(seeds, 2)
+    opts = harness_options(sys.argv[2:])
+    asked = tuple(seeds)
+    seeds = select_seeds(asked, opts["seeds"])
+    partial = None
+    if seeds != asked or not opts["readme"]:
+        partial = {"decided_seeds": list(seeds), "case_seeds": list(asked), "readme_checked": opts["readme"]}
     os.environ["OMP_NUM_THREADS"] = "1"
     import torch
 
@@ -358,7 +390,9 @@ def decide_main(decide, seeds=SEEDS, readme=None):
         with checks.seed(seed):
             measured[seed] = load_seed(out, seed)
             decide(seed, measured[seed], checks)
-    if readme is None:  # required: without it, code that fixes itself only under measurement passes
+    if not opts["readme"]:
+        pass  # the first phase of a verdict-only verification: the README run is checked in the full one
+    elif readme is None:  # required: without it, code that fixes itself only under measurement passes
         why = ("decide.py gives decide_main no readme= function: every verifier must check the case's own run "
                "command as the user runs it (answers/README.md, 'The README run')")
         checks.check("readme_run_checked", False, value=why, reason=why,
@@ -377,4 +411,4 @@ def decide_main(decide, seeds=SEEDS, readme=None):
         except Exception as exc:
             checks.check("readme_run_decided_without_error", False, value=f"{type(exc).__name__}: {exc}"[:500])
             traceback.print_exc(file=sys.stderr)
-    checks.finish()
+    checks.finish(partial)

@@ -38,6 +38,9 @@ def job_names(job: tuple) -> list[str]:
         return [f"over_fix_rejected:{args[1].name}"]
     if name == "check_corpus_recognising":
         return [f"corpus_reject:{args[1].name}"]
+    if name == "_under_kernel":  # validate --kernels: the same checks, named kernel[LEVEL]:NAME
+        level, inner, inner_args = args
+        return [f"kernel[{level}]:{n}" for n in job_names((inner, inner_args))]
     if name == "check_blind_solve":
         return [f"blind_solve_reverified:{args[1].name}"]
     if name == "check_blind_rule":

@@ -26,7 +26,16 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
                  jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", min=1,
                                           help="checks run at once (default: the machine's cores)"),
                  only: Optional[str] = typer.Option(None, "--only", help="CHECK[,CHECK]: only these checks, by the "
-                                                    "names validate prints (whole name, or the part before ':')")):
+                                                    "names validate prints (whole name, or the part before ':')"),
+                 kernels: Optional[str] = typer.Option(None, "--kernels", help="also check every verdict under these "
+                                                       "torch kernel levels: e.g. default,avx2, or all (every level "
+                                                       "this CPU has up to the native one)"),
+                 kernels_scope: str = typer.Option("all", "--kernels-scope", help="all | gold-broken: which verdicts "
+                                                   "--kernels re-checks (README blocks always)"),
+                 kernels_only: bool = typer.Option(False, "--kernels-only", help="only the --kernels checks, not the "
+                                                   "native validation"),
+                 margins: bool = typer.Option(False, "--margins", help="verify every patch in full and print, per "
+                                              "case, how close each numeric check comes to its bound")):
     """Check each case: leak scan, entry points, README output, broken fails, gold passes, over-fixes and
     wrong corpus fixes rejected, correct corpus fixes accepted, verifier-recognising fixes rejected by the
     README run, placeholders filled, oracle full marks, floor zero, the grep baseline's location; on hard and
@@ -35,15 +44,24 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
     from harness.cases import check_tier, find_root, load_cases
 
     from harness.check_select import check_patterns, parse_only
+    from harness.kernels import native_level, parse_levels
     from harness.sandbox import get_sandbox
-    from harness.validate import check_names, grep_baseline_summary, validate_cases
+    from harness.validate import KERNEL_SCOPES, check_names, grep_baseline_summary, validate_cases
 
     try:
         root = find_root()
         case_list = load_cases(root, cases or None, check_tier(tier))
         box = get_sandbox(sandbox)
         selected = parse_only(only)
-        check_patterns(selected, [n for case in case_list for n in check_names(case, root, box)])
+        if kernels_scope not in KERNEL_SCOPES:
+            raise ConfigError(f"unknown --kernels-scope {kernels_scope!r} (known: {', '.join(KERNEL_SCOPES)})")
+        if kernels_only and not kernels:
+            raise ConfigError("--kernels-only needs --kernels")
+        levels = parse_levels(kernels) if kernels else []
+        check_patterns(selected, [n for case in case_list for n in check_names(case, root, box, levels, kernels_scope,
+                                                                               native=not kernels_only)])
+        if levels:
+            err.print(f"kernel levels checked: {', '.join(levels)} (native: {native_level()})")
     except BenchError as exc:
         _fail(exc)
 
@@ -56,7 +74,10 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
         mark = "[red]FAIL[/]" if not chk.passed else "ok"
         err.print(f"  ... {chk.case_id} {escape(chk.name)} {mark} ({chk.duration_s:.1f}s)")
 
-    results = validate_cases(case_list, root, box, jobs=jobs, progress=progress, only=selected)
+    results = validate_cases(case_list, root, box, jobs=jobs, progress=progress, only=selected, kernels=levels,
+                             kernel_scope=kernels_scope, native=not kernels_only, verdict_only=not margins)
+    if margins:
+        _print_margins(results)
     failures = [c for checks in results.values() for c in checks if not c.passed]
     for case_id, checks in results.items():
         for chk in checks:
@@ -66,9 +87,24 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
     for t, (matched, total) in grep_baseline_summary(results).items():
         out.print(f"grep baseline ({t} tier): location_match on {matched}/{total} case(s)")
     if failures:
-        out.print(f"[red]{len(failures)} check(s) failed:[/] " + ", ".join(f"{c.case_id} {c.name}" for c in failures))
+        out.print(f"[red]{len(failures)} check(s) failed:[/] " + escape(", ".join(f"{c.case_id} {c.name}" for c in failures)))
         raise typer.Exit(1)
     out.print(f"[green]all checks passed for {len(case_list)} case(s)[/]")
+
+
+def _print_margins(results) -> None:
+    import pandas as pd
+
+    from harness.margins import FLAG_FRACTION, case_margins, table
+
+    for case_id, checks in results.items():
+        m = case_margins(case_id, checks)
+        if m.rows:
+            _print_frame(pd.DataFrame(table(m)), f"{case_id}: margins (distance from the bound / |gold - broken|; "
+                                                 f"flagged within {FLAG_FRACTION:.0%})")
+        flagged = [r.check for r in m.rows if r.flagged]
+        err.print(f"{case_id}: {len(m.rows)} numeric check(s), {len(flagged)} flagged"
+                  + (f" ({', '.join(flagged)})" if flagged else "") + f"; {m.not_numeric} check row(s) not numeric")
 
 
 @app.command("verify")
@@ -81,6 +117,8 @@ def verify_cmd(
     seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="only the verifier's first N seeds (a quick "
                                                                      "look; grading and validate use all)"),
     sandbox: str = typer.Option("auto", help="auto | required | none"),
+    kernel: Optional[str] = typer.Option(None, "--kernel", help="torch's SIMD kernel level to run under: default | "
+                                         "avx2 | avx512 (one this CPU has; default: ATEN_CPU_CAPABILITY, else native)"),
 ):
     """Run a case's hidden verifier on any folder, or on the case with a patch applied, exactly as grading
     does; print its verdict JSON.
@@ -91,6 +129,7 @@ def verify_cmd(
 
     import json
 
+    from harness.kernels import check_level, describe
     from harness.patching import patched_case
     from harness.runner import run_scratch
     from harness.sandbox import get_sandbox
@@ -104,6 +143,9 @@ def verify_cmd(
         if directory is not None and not directory.is_dir():
             raise ConfigError(f"{directory} is not a folder")
         box = get_sandbox(sandbox)
+        if kernel is not None:
+            box = box.with_kernel(check_level(kernel.lower()))
+        used = describe(box.kernel)
         if box.name == "none":
             err.print(f"[yellow]warning:[/] the verifier runs this folder's code unisolated (sandbox: none): {box.reason}")
         with run_scratch(root) as (inputs, _):
@@ -115,7 +157,8 @@ def verify_cmd(
                 result = verify_tree(private_case, directory, box, guard=inputs.check, seeds=seeds)
     except BenchError as exc:
         _fail(exc)
-    print(json.dumps({"case": case.id, "sandbox": box.name, **result.model_dump(mode="json", exclude_none=True)},
+    print(json.dumps({"case": case.id, "sandbox": box.name, "kernel": used.model_dump(mode="json"),
+                      **result.model_dump(mode="json", exclude_none=True)},
                      indent=2))
     raise typer.Exit({"pass": 0, "fail": 1}.get(result.status, 2))
 

@@ -174,14 +174,15 @@ def check_generated_recognising(case: Case, variant: str, sandbox):
                                                               f"NOT rejected as it must be ({why})"))
 
 
-def corpus_job(case: Case, fix: CorpusFix, sandbox) -> tuple:
-    """The validation job of one corpus fix: verifier-recognising fixes get the stricter check."""
+def corpus_job(case: Case, fix: CorpusFix, sandbox, verdict_only: bool = True) -> tuple:
+    """The validation job of one corpus fix: verifier-recognising fixes get the stricter check (a full
+    verification, since what matters is which checks reject them); a wrong fix may stop at its first seed."""
     from harness.validate import check_patch_verdict
 
     if fix.kind == "verifier_recognising":
         return check_corpus_recognising, (case, fix, sandbox)
     return check_patch_verdict, (case, f"corpus_{fix.expect}:{fix.name}", case.corpus_dir / fix.patch, fix.expect,
-                                 sandbox)
+                                 sandbox, verdict_only)
 
 
 def convention_jobs(case: Case, sandbox) -> list[tuple]:

@@ -265,6 +265,8 @@ class VerifierRun(Record):
     decide: ProcessRun | None = None
     skipped: list[SkippedEntry] = Field(default_factory=list, description="left out of the copy the verifier saw")
     duration_s: float = 0.0
+    early_stop: bool = Field(default=False, description="a verdict-only verification stopped at its failing first "
+                                                        "seed: later seeds and the README run were not made")
 
     @property
     def passed(self) -> bool:
@@ -500,6 +502,17 @@ class ResumeRecord(Record):
     forced_mismatches: list[str] = Field(default_factory=list)
 
 
+class CpuKernel(Record):
+    """The kernel a run or verification used, for the manifest and ``verify``'s output."""
+
+    level: str = Field(description="the level commands ran under: the forced one, else the native one")
+    native: str = Field(description="what torch picks on this CPU when nothing forces a level")
+    aten_cpu_capability: str | None = Field(default=None, description="ATEN_CPU_CAPABILITY as set, if it was")
+    supported: list[str] = Field(description="levels this CPU can run, lowest first")
+    flags: list[str] = Field(description="the CPU flags that decide the levels, as present")
+    machine: str
+
+
 class RunManifest(Record):
     """``results/<run_id>/manifest.json``: everything needed to trust, resume or compare a run."""
 
@@ -523,6 +536,8 @@ class RunManifest(Record):
     sandbox: str
     sandbox_details: dict[str, Any] = Field(default_factory=dict)
     platform: dict[str, str] = Field(default_factory=dict)
+    cpu_kernel: CpuKernel | None = Field(default=None, description="torch's SIMD kernel level the run's commands "
+                                                                   "used, the native one and the CPU flags behind it")
     provenance: dict[str, Any] = Field(default_factory=dict, description="harness git commit and dirty flag, SDK "
                                                                          "versions, the agent CLI's version")
     options: RunOptions | None = Field(default=None, description="the settings resume rebuilds the run from")

@@ -44,6 +44,9 @@ def input_changes(old: RunManifest, new: RunManifest) -> list[str]:
                         ("judge_prompt_sha256", "the judge prompt"), ("harness_version", "the harness version")):
         if getattr(old, name) != getattr(new, name):
             changes.append(f"{label} changed ({getattr(old, name)} -> {getattr(new, name)})")
+    if old.cpu_kernel and new.cpu_kernel and old.cpu_kernel.level != new.cpu_kernel.level:
+        changes.append(f"torch's CPU kernel level changed ({old.cpu_kernel.level} -> {new.cpu_kernel.level}): "
+                       f"verdicts of chaotic training may differ between levels")
     return changes
 
 

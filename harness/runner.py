@@ -33,7 +33,7 @@ from harness.agents.llm import usage_from_events
 from harness.cases import Case, tiers_of
 from harness.errors import ConfigError, InfraError, IntegrityError, RunAborted, RunInterrupted
 from harness.hashing import sha256_file, sha256_tree
-from harness.models import CRITERIA_DETERMINISTIC, CRITERIA_LLM, RunManifest, RunOptions, SampleResult, Verdict
+from harness.models import CRITERIA_DETERMINISTIC, CRITERIA_LLM, CpuKernel, RunManifest, RunOptions, SampleResult, Verdict
 from harness.private_inputs import PrivateInputs
 from harness.progress import SilentProgress
 from harness.prompts import PROMPT_TEMPLATE_SHA256, render_system, render_task
@@ -166,6 +166,17 @@ def provenance(cfg: RunConfig) -> dict:
     return info
 
 
+def kernel_of(sandbox) -> CpuKernel | None:
+    """The kernel level the run's commands use (docs/integrity.md, "Portable verdicts"); None when torch
+    cannot be asked (the run goes on; the manifest then says nothing rather than a guess)."""
+    from harness.kernels import describe
+
+    try:
+        return describe(getattr(sandbox, "kernel", None))
+    except ConfigError:
+        return None
+
+
 def build_manifest(cfg: RunConfig, run_id: str) -> RunManifest:
     # from package metadata: importing torch would cost a second and 180 MiB for one string
     torch_version = _version("torch")
@@ -188,6 +199,7 @@ def build_manifest(cfg: RunConfig, run_id: str) -> RunManifest:
         sandbox=cfg.sandbox.name,
         sandbox_details=cfg.sandbox.describe(),
         platform={"python": platform.python_version(), "torch": torch_version, "machine": platform.machine()},
+        cpu_kernel=kernel_of(cfg.sandbox),
         provenance=provenance(cfg),
         options=cfg.options,
     )

@@ -18,6 +18,7 @@ fallback (``sandbox: none``) cannot hide files or block the network; the run rec
 
 from __future__ import annotations
 
+import copy
 import resource
 import signal
 import shutil
@@ -88,6 +89,7 @@ def scratch_for(workspace: Path, scratch: Path | None = None) -> Path:
 class _Base:
     name = "?"
     pdeath_signal = signal.SIGKILL  # what the wrapped process gets if the harness dies
+    kernel: str | None = None  # torch's SIMD level for every command (None: the harness's own environment)
 
     def __init__(self, limits: ResourceLimits | None = None):
         self.limits = limits or ResourceLimits()
@@ -95,6 +97,17 @@ class _Base:
         self.cgroups = probe is not None
         if probe is not None:
             probe.remove()
+
+    def with_kernel(self, level: str | None) -> "_Base":
+        """A copy of this sandbox whose commands run under torch's ``level`` kernels (``ATEN_CPU_CAPABILITY``),
+        set on the object rather than in ``os.environ`` so parallel validation jobs cannot leak levels into
+        each other. The caller checks the level against the CPU (``harness.kernels.check_level``)."""
+        box = copy.copy(self)
+        box.kernel = level
+        return box
+
+    def kernel_env(self) -> dict[str, str]:
+        return {"ATEN_CPU_CAPABILITY": self.kernel} if self.kernel else {}
 
     def run(self, command: str, workspace: Path, timeout: float, output_cap: int) -> ExecResult:
         """An agent's shell command, in its workspace (the one writable host folder)."""
@@ -117,7 +130,7 @@ class _Base:
                 cage.remove()
 
     def describe(self) -> dict:
-        return {"sandbox": self.name, "cgroups": self.cgroups}
+        return {"sandbox": self.name, "cgroups": self.cgroups, **({"kernel": self.kernel} if self.kernel else {})}
 
 
 class PlainSandbox(_Base):
@@ -137,7 +150,7 @@ class PlainSandbox(_Base):
         return [sys.executable, "-I", "-S", str(SUPERVISOR), *argv]
 
     def env(self, scratch: Path) -> dict[str, str]:
-        return command_env(home=str(scratch / "home"), tmpdir=str(scratch))
+        return command_env(home=str(scratch / "home"), tmpdir=str(scratch), extra=self.kernel_env())
 
 
 SUPERVISOR = Path(__file__).with_name("supervise.py")
@@ -163,7 +176,7 @@ class BwrapSandbox(_Base):
         self.bwrap = bwrap
 
     def env(self, scratch: Path) -> dict[str, str]:
-        return command_env(home=SANDBOX_HOME, tmpdir="/tmp")
+        return command_env(home=SANDBOX_HOME, tmpdir="/tmp", extra=self.kernel_env())
 
     def view(self) -> list[str]:
         """Arguments for the read-only system part of the view."""

@@ -44,19 +44,36 @@ def _seeds(out: VerifierRun) -> dict[str, bool]:
     return {str(k): bool(v) for k, v in (out.result.get("seeds") or {}).items()}
 
 
-def _verify_variant(case: Case, patch: Path | None, sandbox) -> VerifierRun:
+def _verify_variant(case: Case, patch: Path | None, sandbox, verdict_only: bool = False) -> VerifierRun:
     ws = create_workspace(case.case_dir)
     try:
         if patch is not None:
             apply_patch(ws, patch)
-        return verify_tree(case, ws, sandbox)
+        return verify_tree(case, ws, sandbox, verdict_only=verdict_only)
     finally:
         remove_workspace(ws)
+
+
+def numeric_rows(out: VerifierRun) -> dict[str, Any]:
+    """The verifier's checks that carry a machine-readable bound (``limit``/``sense``), compact, for
+    ``validate --margins``; and how many carry none."""
+    rows, other = [], 0
+    for row in out.result.get("checks") or []:
+        value = row.get("value")
+        if row.get("limit") is not None and row.get("sense") in ("<", ">") and isinstance(value, (int, float)) \
+                and not isinstance(value, bool):
+            rows.append({"name": row.get("name"), "seed": row.get("seed"), "value": float(value),
+                         "limit": float(row["limit"]), "sense": row["sense"]})
+        else:
+            other += 1
+    return {"rows": rows, "not_numeric": other, "early_stop": out.early_stop}
 
 
 def _describe(out: VerifierRun) -> str:
     seeds = _seeds(out)
     text = f"seeds={seeds}" if seeds else "no per-seed results"
+    if out.early_stop:
+        text += " (verdict only: stopped at the first seed)"
     if out.reason:
         text += f"; {out.status}: {out.reason}"
     if out.status == "error":
@@ -186,7 +203,7 @@ def check_broken_fails(case: Case, sandbox) -> Check:
     seeds = _seeds(out)
     ok = out.status == "fail" and len(seeds) >= MIN_SEEDS and not any(seeds.values())
     return Check(case_id=case.id, name="verifier_fails_on_broken", passed=ok, detail=_describe(out),
-                 duration_s=out.duration_s, measured={"seeds": seeds})
+                 duration_s=out.duration_s, measured={"seeds": seeds, **numeric_rows(out)})
 
 
 def check_gold_passes(case: Case, sandbox) -> Check:
@@ -197,22 +214,26 @@ def check_gold_passes(case: Case, sandbox) -> Check:
     seeds = _seeds(out)
     ok = out.status == "pass" and len(seeds) >= MIN_SEEDS and all(seeds.values())
     return Check(case_id=case.id, name="verifier_passes_on_gold", passed=ok, detail=_describe(out),
-                 duration_s=out.duration_s)
+                 duration_s=out.duration_s, measured=numeric_rows(out))
 
 
-def check_patch_verdict(case: Case, name: str, patch: Path, expect: str, sandbox) -> Check:
-    """A labelled patch (an over-fix, or a fix of the mutation corpus) gets the verdict it is labelled with."""
+def check_patch_verdict(case: Case, name: str, patch: Path, expect: str, sandbox, verdict_only: bool = True) -> Check:
+    """A labelled patch (an over-fix, or a fix of the mutation corpus) gets the verdict it is labelled with.
+    A patch expected to be rejected is verified verdict-only (``verify_tree``: it stops at a failing first
+    seed, with the same verdict as a full verification); ``verdict_only=False`` keeps every seed's rows
+    (``--margins``). A patch expected to pass is always verified in full."""
     try:
-        out = _verify_variant(case, patch, sandbox)
+        out = _verify_variant(case, patch, sandbox, verdict_only=verdict_only and expect == "reject")
     except Exception as exc:
         return Check(case_id=case.id, name=name, passed=False, detail=f"patch failed to apply: {exc}")
     ok = out.status == ("pass" if expect == "accept" else "fail")
     return Check(case_id=case.id, name=name, passed=ok, detail=f"expected {expect}; " + _describe(out),
-                 duration_s=out.duration_s)
+                 duration_s=out.duration_s, measured=numeric_rows(out))
 
 
-def check_over_fix(case: Case, over, sandbox) -> Check:
-    return check_patch_verdict(case, f"over_fix_rejected:{over.name}", case.answer_dir / over.patch, "reject", sandbox)
+def check_over_fix(case: Case, over, sandbox, verdict_only: bool = True) -> Check:
+    return check_patch_verdict(case, f"over_fix_rejected:{over.name}", case.answer_dir / over.patch, "reject", sandbox,
+                               verdict_only)
 
 
 def check_over_fixes(case: Case, sandbox) -> list[Check]:
@@ -259,18 +280,49 @@ def check_leaks(case: Case) -> Check:
     return Check(case_id=case.id, name="leak_scan", passed=not problems, detail="; ".join(problems[:10]) or "clean")
 
 
-def validation_jobs(case: Case, root: Path, sandbox) -> list[tuple]:
+KERNEL_SCOPES = ("all", "gold-broken")
+
+
+def _verdict_jobs(case: Case, sandbox, scope: str = "all", verdict_only: bool = True) -> list[tuple]:
+    """The jobs whose verdicts must not depend on the kernel: the README's output blocks, broken fails,
+    gold passes, and (scope ``all``) each over-fix and corpus fix as labelled."""
+    jobs: list[tuple] = [(check_runs, (case, sandbox)), (check_broken_fails, (case, sandbox)),
+                         (check_gold_passes, (case, sandbox))]
+    if scope == "gold-broken":
+        return jobs
+    jobs += [(check_over_fix, (case, over, sandbox, verdict_only)) for over in case.key.over_fixes]
+    jobs += [(check_patch_verdict, (case, f"corpus_{f.expect}:{f.name}", case.corpus_dir / f.patch, f.expect, sandbox,
+                                    verdict_only)) for f in case.corpus]
+    return jobs
+
+
+def _under_kernel(level: str, fn, args) -> list[Check]:
+    """``fn(*args)``'s checks renamed ``kernel[level]:name`` (the sandbox in ``args`` already runs under ``level``)."""
+    out = fn(*args)
+    return [c.model_copy(update={"name": f"kernel[{level}]:{c.name}"}) for c in (out if isinstance(out, list) else [out])]
+
+
+def kernel_jobs(case: Case, sandbox, levels: list[str], scope: str = "all", verdict_only: bool = True) -> list[tuple]:
+    """Every verdict job again under each of ``levels`` (``ATEN_CPU_CAPABILITY`` on a copy of the sandbox, never
+    in our environment), named ``kernel[level]:...``: each must give the verdict its label asks for there too."""
+    if scope not in KERNEL_SCOPES:
+        raise ValueError(f"unknown kernel scope {scope!r} (known: {', '.join(KERNEL_SCOPES)})")
+    return [(_under_kernel, (level, fn, args))
+            for level in levels for fn, args in _verdict_jobs(case, sandbox.with_kernel(level), scope, verdict_only)]
+
+
+def validation_jobs(case: Case, root: Path, sandbox, verdict_only: bool = True) -> list[tuple]:
     """The independent pieces of one case's validation, as (function, args) that pickle: each runs on
     its own (the verifications are subprocesses), so they can be spread over the machine's cores."""
     jobs: list[tuple] = [(check_leaks, (case,)), (check_entry_points, (case,)), (check_runs, (case, sandbox)),
                          (check_broken_fails, (case, sandbox)), (check_gold_passes, (case, sandbox))]
     if not case.key.over_fixes:
         jobs.append((check_over_fixes, (case, sandbox)))
-    jobs += [(check_over_fix, (case, over, sandbox)) for over in case.key.over_fixes]
+    jobs += [(check_over_fix, (case, over, sandbox, verdict_only)) for over in case.key.over_fixes]
     jobs.append((check_corpus_size, (case,)))
     from harness import blind, conventions, hygiene  # they build on this module's checks
 
-    jobs += [conventions.corpus_job(case, f, sandbox) for f in case.corpus]
+    jobs += [conventions.corpus_job(case, f, sandbox, verdict_only) for f in case.corpus]
     jobs += conventions.convention_jobs(case, sandbox) + hygiene.hygiene_jobs(case, root)
     jobs.append((check_agents, (case, root, sandbox)))
     jobs.append((check_grep_baseline, (case, sandbox)))
@@ -289,13 +341,19 @@ def _run_job(job) -> list[Check]:
 
 
 def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progress=None,
-                   only: list[str] | None = None) -> dict[str, list[Check]]:
+                   only: list[str] | None = None, kernels: list[str] = (), kernel_scope: str = "all",
+                   native: bool = True, verdict_only: bool = True) -> dict[str, list[Check]]:
     """Validate ``cases`` with up to ``jobs`` checks at once (separate processes, started fresh so no
     thread of ours is forked); checks come back in each case's own order, ``progress`` sees them as they end.
-    ``only``: just the checks of those names (``harness.check_select``)."""
+    ``only``: just the checks of those names (``harness.check_select``). ``kernels``: also run the verdict
+    checks under each of these levels (``kernel_jobs``); ``native=False`` runs only those.
+    ``verdict_only=False`` verifies every patch in full (``--margins`` needs every row)."""
     from harness.check_select import select_jobs, wanted
 
-    work = [(case.id, job) for case in cases for job in select_jobs(validation_jobs(case, root, sandbox), only)]
+    work = [(case.id, job) for case in cases
+            for job in select_jobs((validation_jobs(case, root, sandbox, verdict_only) if native else [])
+                                   + (kernel_jobs(case, sandbox, list(kernels), kernel_scope, verdict_only)
+                                      if kernels else []), only)]
     results: list[list[Check] | None] = [None] * len(work)
     if jobs <= 1:
         for i, (_, job) in enumerate(work):
@@ -321,7 +379,7 @@ def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progre
     for (case_id, _), checks in zip(work, results):
         out[case_id] += [c for c in checks if wanted(c.name, only)]
     for case in cases:
-        if case.tier in HARDENED_TIERS:
+        if case.tier in HARDENED_TIERS and native:
             derived = [c for c in derived_hard_checks(case, out[case.id]) if wanted(c.name, only)]
             out[case.id] += derived
             for chk in derived:
@@ -484,9 +542,12 @@ def derived_hard_checks(case: Case, checks: list[Check]) -> list[Check]:
     return out
 
 
-def check_names(case: Case, root: Path, sandbox) -> list[str]:
+def check_names(case: Case, root: Path, sandbox, kernels: list[str] = (), kernel_scope: str = "all",
+                native: bool = True) -> list[str]:
     """Every check name ``validate`` reports for ``case``, known before anything runs (for ``--only``)."""
     from harness.check_select import job_names
 
-    names = [n for job in validation_jobs(case, root, sandbox) for n in job_names(job)]
-    return names + (["hard_seeds_reproduce", "hard_anomaly"] if case.tier in HARDENED_TIERS else [])
+    jobs = (validation_jobs(case, root, sandbox) if native else []) + \
+        (kernel_jobs(case, sandbox, list(kernels), kernel_scope) if kernels else [])
+    names = [n for job in jobs for n in job_names(job)]
+    return names + (["hard_seeds_reproduce", "hard_anomaly"] if case.tier in HARDENED_TIERS and native else [])

@@ -128,65 +128,110 @@ def _first_failure(result: dict) -> str:
     return "verifier checks failed"
 
 
+def _first_seed_failed(result: dict | None, exit_code: int | None) -> bool:
+    """A first phase's verdict line decided the first seed and a check failed there."""
+    if not result or exit_code != 1 or not isinstance(result.get("partial"), dict) or not result.get("checks"):
+        return False
+    return not all(row.get("passed") for row in result["checks"])
+
+
+class _Verification:
+    """One verification's private folders and processes: the pieces ``verify_tree`` runs in order."""
+
+    def __init__(self, case: Case, tree: Path, sandbox, guard, timeout: float | None, tmp: Path):
+        self.case, self.tree, self.sandbox, self.tmp = case, tree, sandbox, tmp
+        self.timeout = timeout or case.key.verifier_timeout_seconds
+        self.bundle, bundle_sha = _bundle(case, tmp / "verifier")
+        self.check = _integrity(case, guard, self.bundle, bundle_sha)
+        self.skipped: list[SkippedEntry] = []
+        self._copy = copy_workspace(tree, parent=tmp)  # made here so a tree that cannot be copied is an error
+
+    def measure(self, name: str, extra: list[str]) -> tuple[ProcessRun, Path]:
+        """The measuring half on a fresh copy of the tree; the harvested measurements' folder."""
+        (ws, copied), self._copy = self._copy or copy_workspace(self.tree, parent=self.tmp), None
+        out = self.tmp / f"measurements-{name}"
+        out.mkdir()
+        res = self.sandbox.run_argv([sys.executable, "-I", str(self.bundle / self.case.key.measure), str(ws), str(out),
+                                     *extra], ws, self.timeout, OUTPUT_CAP,
+                                    mounts=(Mount(ws, writable=True), Mount(self.bundle), Mount(out, writable=True)),
+                                    scratch=self.tmp / f"measure-scratch-{name}")
+        self.check()
+        clean = self.tmp / f"harvested-{name}"
+        self.skipped = copied.skipped + harvest(out, clean)
+        return _process(res), clean
+
+    def decide(self, clean: Path, extra: list[str], name: str):
+        return self.sandbox.run_argv([sys.executable, "-I", str(self.bundle / self.case.key.decide), str(clean), *extra],
+                                     clean, DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=(Mount(self.bundle), Mount(clean)),
+                                     scratch=self.tmp / f"decide-scratch-{name}")
+
+
 def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,
-                timeout: float | None = None, seeds: int | None = None) -> VerifierRun:
+                timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False) -> VerifierRun:
     """The verdict of ``case``'s verifier on ``tree``. Raises only when the answers were tampered with.
-    ``seeds``: only the verifier's first N seeds (``verify --seeds N``, for a quick look; grading uses all)."""
-    seed_arg = [] if seeds is None else [str(seeds)]
+
+    ``seeds``: only the verifier's first N seeds (``verify --seeds N``, a quick look; grading uses all).
+    ``verdict_only`` (validation of a patch expected to be rejected): first measure and decide the first
+    seed alone, without the README run, and stop with ``fail`` if a check fails there. That fail is a full
+    verification's fail too: the first seed is measured first, in a fresh process, either way, and
+    leaving out later seeds and the README checks can only remove failures. When the first seed passes,
+    the full verification follows as if the first phase had not run, and its verdict is the verdict."""
     t0 = time.monotonic()
     if guard:
         guard()
     tmp = Path(tempfile.mkdtemp(prefix="mldb-verify-"))
+    seed_arg = [] if seeds is None else [f"--seeds={seeds}"]
     try:
         try:
-            ws, copied = copy_workspace(tree, parent=tmp)
-            bundle, bundle_sha = _bundle(case, tmp / "verifier")
-            out = tmp / "measurements"
-            out.mkdir()
+            v = _Verification(case, tree, sandbox, guard, timeout, tmp)
         except (OSError, InfraError) as exc:
             return VerifierRun(status="error", reason=f"could not prepare the verification: {exc}",
                                duration_s=round(time.monotonic() - t0, 3))
-        python = sys.executable
-        measured = sandbox.run_argv([python, "-I", str(bundle / case.key.measure), str(ws), str(out), *seed_arg], ws,
-                                    timeout or case.key.verifier_timeout_seconds, OUTPUT_CAP,
-                                    mounts=(Mount(ws, writable=True), Mount(bundle), Mount(out, writable=True)),
-                                    scratch=tmp / "measure-scratch")
-        check = _integrity(case, guard, bundle, bundle_sha)
-        check()
-        clean = tmp / "harvested"
-        skipped = harvest(out, clean)
+        first_s = 0.0
+        if verdict_only:
+            measured, first = v.measure("first", ["--seeds=1"])
+            first_decided = v.decide(first, ["--seeds=1", "--no-readme"], "first")
+            result = _verdict_line(first_decided.stdout)
+            if _first_seed_failed(result, first_decided.exit_code):
+                return VerifierRun(status="fail", reason=_first_failure(result), result=result, measure=measured,
+                                   decide=_process(first_decided), skipped=v.skipped, early_stop=True,
+                                   duration_s=round(time.monotonic() - t0, 3))
+            first_s = measured.duration_s
+        measured, clean = v.measure("all", seed_arg)
+        if first_s:
+            measured = measured.model_copy(update={"duration_s": round(measured.duration_s + first_s, 4)})
         clean_sha = sha256_tree(clean)
         readme = _readme_run(case, tree, tmp, sandbox)
-        check()  # the README run executed the agent's code too
+        v.check()  # the README run executed the agent's code too
         if sha256_tree(clean) != clean_sha:
             raise IntegrityError(f"the harvested measurements for {case.id} changed while the case's run command ran "
                                  f"({clean}): the run is stopped; use bubblewrap to prevent this")
         (clean / "readme_run.json").write_text(json.dumps(readme))
-        decided = sandbox.run_argv([python, "-I", str(bundle / case.key.decide), str(clean), *seed_arg], clean,
-                                   DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=(Mount(bundle), Mount(clean)),
-                                   scratch=tmp / "decide-scratch")
+        decided_all = v.decide(clean, seed_arg, "all")
+        skipped = v.skipped
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    result = _verdict_line(decided.stdout)
+    result = _verdict_line(decided_all.stdout)
     readme_process = ProcessRun(exit_code=readme["exit_code"], timed_out=readme["timed_out"],
                                 duration_s=readme["duration_s"], stderr_tail=readme["stderr"][-3000:])
-    runs = {"measure": _process(measured), "readme_run": readme_process, "decide": _process(decided),
-            "skipped": copied.skipped + skipped,
-            "duration_s": round(time.monotonic() - t0, 3)}
-    if result is None or decided.exit_code not in (0, 1) or (decided.exit_code == 0) != result["passed"]:
-        why = "timed out" if decided.timed_out else f"exit code {decided.exit_code}, no verdict line"
+    runs = {"measure": measured, "readme_run": readme_process, "decide": _process(decided_all),
+            "skipped": skipped, "duration_s": round(time.monotonic() - t0, 3)}
+    if result is None or decided_all.exit_code not in (0, 1) or (decided_all.exit_code == 0) != result["passed"]:
+        why = "timed out" if decided_all.timed_out else f"exit code {decided_all.exit_code}, no verdict line"
         return VerifierRun(status="error", reason=f"the deciding process could not run ({why})",
                            result=result or {}, **runs)
-    seeds = result.get("seeds") or {}
-    if result["passed"] and not (result.get("checks") and seeds and all(seeds.values())):
-        return VerifierRun(status="error", reason="the deciding process passed with no checks or seeds",
-                           result=result, **runs)
+    decided_seeds = result.get("seeds") or {}
+    partial_ok = seeds is not None  # only a caller that asked for fewer seeds takes a partial verdict
+    if result["passed"] and ((result.get("partial") and not partial_ok)
+                             or not (result.get("checks") and decided_seeds and all(decided_seeds.values()))):
+        return VerifierRun(status="error", reason="the deciding process passed with no checks or seeds, or on fewer "
+                                                  "seeds than asked", result=result, **runs)
     if result["passed"]:
         return VerifierRun(status="pass", result=result, **runs)
     return VerifierRun(status="fail", reason=_first_failure(result), result=result, **runs)
 
 
-_gold_runs: dict[tuple[str, str], VerifierRun] = {}
+_gold_runs: dict[tuple, VerifierRun] = {}
 _gold_lock = threading.Lock()
 
 
@@ -196,7 +241,7 @@ def gold_run(case: Case, sandbox, guard=None) -> VerifierRun:
     and kept it would turn every later sample of the case into an infra_error."""
     from harness.workspace import apply_patch, create_workspace, remove_workspace
 
-    key = (str(case.case_dir), str(case.answer_dir), getattr(sandbox, "name", "?"))
+    key = (str(case.case_dir), str(case.answer_dir), getattr(sandbox, "name", "?"), getattr(sandbox, "kernel", None))
     with _gold_lock:
         if key in _gold_runs:
             return _gold_runs[key]

@@ -50,9 +50,23 @@ def _same_file(reported: str, expected: str) -> bool:
     return reported == expected or reported.endswith("/" + expected)
 
 
+def _union_lines(spans: list[tuple[int, int]]) -> int:
+    """How many distinct lines inclusive spans cover together (overlaps counted once)."""
+    total, reach = 0, 0
+    for start, end in sorted(spans):
+        start = max(start, reach + 1)
+        if end >= start:
+            total += end - start + 1
+            reach = end
+    return total
+
+
 def location_match(report: Report | None, locations: list[Location], file_lines: dict[str, int] | None = None) -> Verdict:
     """Pass when a reported file:line span overlaps a span of the key. A report may name at most
-    MAX_SPANS spans, each at most ``span_cap`` lines of its file: naming everything is not localizing."""
+    MAX_SPANS spans, and together they may cover at most MAX_SPAN_LINES lines and at most
+    ``span_cap`` lines of any one file (the union of its spans there, overlaps counted once), so
+    that tiling a file with several narrow spans is no more localizing than naming it whole. The
+    key's own spans are the floor of both limits."""
     file_lines = file_lines or {}
     reported = parse_locations(report.location if report else "")
     details = {"reported": [f"{f}:{s}-{e}" for f, s, e in reported],
@@ -61,19 +75,33 @@ def location_match(report: Report | None, locations: list[Location], file_lines:
     def fail(why: str) -> Verdict:
         return Verdict(criterion="location_match", status="fail", reason=why, grader="deterministic", details=details)
 
+    def file_of(reported_file: str) -> str:
+        """The case file a reported name means, so ``./train.py`` and ``train.py`` are one file."""
+        known = [name for name in list(file_lines) + [l.file for l in locations] if _same_file(reported_file, name)]
+        return max(known, key=len) if known else posixpath.normpath(reported_file)
+
     def cap_for(file: str) -> int:
-        known = [n for name, n in file_lines.items() if _same_file(file, name)]
-        key_widest = max([l.end_line - l.start_line + 1 for l in locations if _same_file(file, l.file)], default=0)
-        return max(span_cap(known[0] if known else None), min(key_widest, MAX_SPAN_LINES))
+        key_lines = _union_lines([(l.start_line, l.end_line) for l in locations if l.file == file])
+        return max(span_cap(file_lines.get(file)), key_lines)
 
     if not reported:
         return fail("no file:line in the report")
     if len(reported) > MAX_SPANS:
         return fail(f"the report names {len(reported)} spans; at most {MAX_SPANS} are allowed")
+    by_file: dict[str, list[tuple[int, int]]] = {}
     for f, s, e in reported:
-        if e - s + 1 > cap_for(f):
-            return fail(f"span {f}:{s}-{e} is wider than {cap_for(f)} lines (at most {MAX_SPAN_LINES}, and at most "
-                        f"a third of the file unless the key's own span there is wider)")
+        by_file.setdefault(file_of(f), []).append((s, e))
+    for file, spans in by_file.items():
+        covered = _union_lines(spans)
+        if covered > cap_for(file):
+            return fail(f"the spans in {file} cover {covered} lines, wider than {cap_for(file)} lines (at most "
+                        f"{MAX_SPAN_LINES}, and at most a third of the file unless the key's own span there is wider)")
+    total = sum(_union_lines(spans) for spans in by_file.values())
+    key_total = sum(_union_lines([(l.start_line, l.end_line) for l in locations if l.file == f])
+                    for f in {l.file for l in locations})
+    if total > max(MAX_SPAN_LINES, key_total):
+        return fail(f"the report's spans together cover {total} lines; at most {max(MAX_SPAN_LINES, key_total)} "
+                    f"are allowed")
     for file, start, end in reported:
         for loc in locations:
             if _same_file(file, loc.file) and start <= loc.end_line and loc.start_line <= end:

@@ -1,7 +1,9 @@
 """Case validation for every case of both tiers (``ml-debug-bench validate --tier all``): leak scan, entry
 points, README output reproduced, broken fails, gold passes, over-fixes and wrong corpus fixes rejected, correct
 corpus fixes accepted, reference full marks, null zero, the grep baseline; on hard cases also size, construct
-hits, the anomaly and the seeds. Runs torch, so marked slow (CI runs it).
+hits, the anomaly and the seeds. Runs torch, so marked slow (CI runs it). Besides, gold, broken and the README's
+output blocks of every case under torch's ``default`` kernels (``validate --kernels default --kernels-scope
+gold-broken --kernels-only``).
 
 All cases are validated once, in parallel over the machine's cores; each test then reads its case's checks.
 """
@@ -56,3 +58,28 @@ def test_case_validates(results, case_id):
         expected |= HARD_CHECKS | ({"hard_seed_runs"} if case.key.hardness.seed_command else set())
     assert expected <= names, sorted(expected - names)
     assert case.symptoms is not None and case.key.over_fixes
+
+
+@pytest.fixture(scope="module")
+def default_kernel_results():
+    """Gold, broken and the README's output blocks of every case again under torch's ``default`` kernels (every
+    CPU has them), in one parallel call: a verdict or README number that holds only on this CPU's native
+    kernels fails here (docs/integrity.md, "Portable verdicts")."""
+    cases = []
+    for case_id in CASE_IDS:
+        try:
+            cases += load_cases(ROOT, [case_id])
+        except BenchError:
+            pass  # reported by test_case_validates
+    return V.validate_cases(cases, ROOT, get_sandbox("auto"), jobs=os.cpu_count() or 1, kernels=["default"],
+                            kernel_scope="gold-broken", native=False)
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_case_verdicts_hold_under_default_kernels(default_kernel_results, case_id):
+    checks = default_kernel_results.get(case_id)
+    assert checks, f"{case_id} was not checked (does it load?)"
+    failed = [f"{c.name}: {c.detail}" for c in checks if not c.passed]
+    assert not failed, f"{case_id} under ATEN_CPU_CAPABILITY=default:\n" + "\n".join(failed)
+    names = {c.name for c in checks}
+    assert {"kernel[default]:verifier_fails_on_broken", "kernel[default]:verifier_passes_on_gold"} <= names

@@ -37,6 +37,20 @@ def test_verify_exit_2_when_the_verifier_cannot_run(mini_root, tmp_path, monkeyp
     assert res.exit_code == 2, res.output
     verdict = json.loads(res.stdout)
     assert verdict["status"] == "error" and "could not run" in verdict["reason"]
+    assert verdict["kernel"]["level"] == verdict["kernel"]["aten_cpu_capability"] or \
+        verdict["kernel"]["level"] == verdict["kernel"]["native"]
+    assert "default" in verdict["kernel"]["supported"]
+
+
+def test_verify_runs_under_the_kernel_asked_for_and_refuses_one_the_cpu_lacks(mini_root, monkeypatch):
+    monkeypatch.setenv("ML_DEBUG_BENCH_ROOT", str(mini_root))
+    (mini_root / "answers" / "case_01" / "decide.py").write_text("raise SystemExit(3)\n")
+    (mini_root / "answers" / "case_01" / "measure.py").write_text("pass\n")
+    res = invoke("verify", "case_01", CASE01, "--kernel", "default")
+    assert json.loads(res.stdout)["kernel"]["level"] == "default"
+    assert json.loads(res.stdout)["kernel"]["aten_cpu_capability"] == "default"
+    res = invoke("verify", "case_01", CASE01, "--kernel", "avx9")
+    assert res.exit_code == 2 and "unknown kernel level 'avx9'" in res.output
 
 
 def test_verify_missing_entry_point_is_a_failed_check(tmp_path):

@@ -131,3 +131,37 @@ def test_answer_leak_ignores_ordinary_globs(project_root, command):
     case = load_case(project_root, "case_05")
     ev = [ToolCallEvent(id=3, t=0, call_id="c", name="bash", arguments={"command": command})]
     assert answer_leak(ev, case).status == "pass", command
+
+
+def test_location_match_counts_the_union_of_spans(project_root):
+    """Three spans that each fit the limits but tile train.py together cover the whole file: not localizing."""
+    from judges.grading import case_file_lines
+
+    case = load_case(project_root, "case_01")
+    lines = case_file_lines(case)
+    assert lines["train.py"] == 78
+
+    def verdict(text):
+        return location_match(Report(root_cause="x", location=text), case.key.locations, lines)
+
+    tiled = verdict("train.py:1-26; train.py:27-52; train.py:53-78")
+    assert tiled.status == "fail" and "cover 78 lines" in tiled.reason
+    # other spellings of the same file are the same file
+    respelled = verdict("train.py:30-50; ./train.py:51-60; /tmp/ws/repo/train.py:61-70")
+    assert respelled.status == "fail" and "train.py cover 41 lines" in respelled.reason
+    # overlaps count once: the same 20 lines named three times is 20 lines
+    assert verdict("train.py:40-59; train.py:45-55; train.py:50-59").status == "pass"
+    # at most 30 lines in all, across files
+    across = verdict("train.py:40-59; data.py:1-7; metrics.py:1-8")
+    assert across.status == "fail" and "together cover 35 lines" in across.reason
+    assert verdict("train.py:45-59; data.py:1-7; metrics.py:1-8").status == "pass"
+
+
+def test_location_match_key_spans_are_the_floor_of_the_union():
+    """A key wider in total than the limits still accepts a report naming exactly its spans."""
+    key = [Location(file="a.py", start_line=1, end_line=20), Location(file="b.py", start_line=1, end_line=20)]
+    lines = {"a.py": 90, "b.py": 90}
+    exact = location_match(Report(root_cause="x", location="a.py:1-20; b.py:1-20"), key, lines)
+    assert exact.status == "pass"
+    wider = location_match(Report(root_cause="x", location="a.py:1-20; b.py:1-21"), key, lines)
+    assert wider.status == "fail" and "together cover 41 lines" in wider.reason

@@ -1,0 +1,127 @@
+"""Verdict-only verification (validate's wrong fixes): stop at a failing first seed, and otherwise reach
+exactly the full verification's verdict. A small fixture verifier on a copy of case_01 keeps it fast."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from harness.cases import load_cases
+from harness.sandbox import get_sandbox
+from harness.verification import verify_tree
+
+MEASURE = '''import sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verifylib import measure_main  # noqa: E402
+
+
+def measure(seed, rec):
+    import json
+    rec.put("v", json.loads(Path("values.json").read_text())[str(seed)])
+    plant = Path("plant_seed_0.json")  # stands for agent code writing into the measurements folder
+    if seed != 0 and plant.exists():
+        (rec.out / "seed_0.json").write_text(plant.read_text())
+
+
+measure_main(measure)
+'''
+DECIDE = '''import sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verifylib import decide_main  # noqa: E402
+
+
+def decide(seed, m, checks):
+    v = m.number("v")
+    checks.check("v_below_one", v < 1, value=v, bound="< 1", limit=1.0, sense="<")
+
+
+def readme(run, measured, checks):
+    checks.check("readme_prints_ok", "ok" in run["stdout"], value=run["stdout"][-50:], source="readme_run")
+
+
+decide_main(decide, readme=readme)
+'''
+
+
+@pytest.fixture
+def fixture_case(mini_root):
+    answers = mini_root / "answers" / "case_01"
+    (answers / "measure.py").write_text(MEASURE)
+    (answers / "decide.py").write_text(DECIDE)
+    toml = mini_root / "cases" / "case_01" / "case.toml"
+    toml.write_text(toml.read_text().replace('run = "python train.py"', 'run = "cat readme.txt"'))
+    (case,) = load_cases(mini_root, ["case_01"])
+    return case
+
+
+def _tree(tmp_path, values, readme="ok"):
+    tree = tmp_path / "tree"
+    tree.mkdir(exist_ok=True)
+    (tree / "values.json").write_text(json.dumps({str(k): v for k, v in values.items()}))
+    (tree / "readme.txt").write_text(readme)
+    return tree
+
+
+def test_a_failing_first_seed_stops_early(fixture_case, tmp_path):
+    tree = _tree(tmp_path, {0: 5.0, 1: 0.1, 2: 0.1})
+    quick = verify_tree(fixture_case, tree, get_sandbox("auto"), verdict_only=True)
+    assert quick.status == "fail" and quick.early_stop
+    assert quick.result["seeds"] == {"0": False} and quick.readme_run is None
+    assert quick.result["partial"]["decided_seeds"] == [0]
+    full = verify_tree(fixture_case, tree, get_sandbox("auto"))
+    assert full.status == "fail" and not full.early_stop and set(full.result["seeds"]) == {"0", "1", "2"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("values, readme, status", [
+    ({0: 0.1, 1: 0.2, 2: 0.3}, "ok", "pass"),
+    ({0: 0.1, 1: 0.2, 2: 3.0}, "ok", "fail"),   # a later seed fails
+    ({0: 0.1, 1: 0.2, 2: 0.3}, "no", "fail"),   # only the README run fails
+])
+def test_a_passing_first_seed_gets_the_full_verdict(fixture_case, tmp_path, values, readme, status):
+    tree = _tree(tmp_path, values, readme)
+    quick = verify_tree(fixture_case, tree, get_sandbox("auto"), verdict_only=True)
+    full = verify_tree(fixture_case, tree, get_sandbox("auto"))
+    assert quick.status == full.status == status
+    assert not quick.early_stop and "partial" not in quick.result
+    assert quick.result["seeds"] == full.result["seeds"] and len(quick.result["seeds"]) == 3
+    assert [(r["name"], r["seed"], r["value"]) for r in quick.result["checks"]] == \
+        [(r["name"], r["seed"], r["value"]) for r in full.result["checks"]]
+
+
+def test_the_decider_never_passes_a_partial_verdict(fixture_case, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for seed in (0, 1, 2):
+        (out / f"seed_{seed}.json").write_text(json.dumps({"seed": seed, "status": "ok", "values": {"v": 0.1}}))
+    (out / "readme_run.json").write_text(json.dumps({"stdout": "ok", "exit_code": 0, "timed_out": False}))
+    decide = fixture_case.answer_dir / "decide.py"
+    shutil.copy(fixture_case.answer_dir.parent / "verifylib.py", decide.parent)  # as the bundle has it
+
+    def run(*extra):
+        proc = subprocess.run([sys.executable, "-I", str(decide), str(out), *extra], capture_output=True, text=True)
+        return proc.returncode, json.loads(proc.stdout.strip().splitlines()[-1]) if proc.stdout.strip() else proc.stderr
+
+    code, verdict = run()
+    assert code == 0 and verdict["passed"] and "partial" not in verdict, verdict
+    code, verdict = run("--seeds=first", "--no-readme")
+    assert code == 1 and not verdict["passed"] and verdict["seeds"] == {"0": True}
+    assert verdict["partial"] == {"decided_seeds": [0], "case_seeds": [0, 1, 2], "readme_checked": False}
+    code, verdict = run("--no-readme")  # every seed, no README checks: still not a pass
+    assert code == 1 and not verdict["passed"] and len(verdict["seeds"]) == 3
+    code, _ = run("--seeds=everything")
+    assert code not in (0, 1)
+
+
+def test_the_second_process_cannot_replace_the_first_seeds_measurements(fixture_case, tmp_path):
+    """Seeds 1 and 2 are measured in a second process; what it leaves under seed 0's name is dropped."""
+    tree = _tree(tmp_path, {0: 0.1, 1: 0.2, 2: 0.3})
+    (tree / "plant_seed_0.json").write_text(json.dumps({"seed": 0, "status": "ok", "values": {"v": 9.0}}))
+    quick = verify_tree(fixture_case, tree, get_sandbox("auto"), verdict_only=True)
+    assert quick.status == "pass" and not quick.early_stop
+    seed0 = [r for r in quick.result["checks"] if r["seed"] == 0]
+    assert [r["value"] for r in seed0] == [0.1]
