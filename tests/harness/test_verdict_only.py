@@ -93,7 +93,7 @@ def test_a_passing_first_seed_gets_the_full_verdict(fixture_case, tmp_path, valu
         [(r["name"], r["seed"], r["value"]) for r in full.result["checks"]]
 
 
-def test_the_decider_never_passes_a_partial_verdict(fixture_case, tmp_path):
+def test_a_partial_verdict_is_marked_and_only_a_caller_that_asked_takes_it(fixture_case, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     for seed in (0, 1, 2):
@@ -108,20 +108,29 @@ def test_the_decider_never_passes_a_partial_verdict(fixture_case, tmp_path):
 
     code, verdict = run()
     assert code == 0 and verdict["passed"] and "partial" not in verdict, verdict
-    code, verdict = run("--seeds=first", "--no-readme")
-    assert code == 1 and not verdict["passed"] and verdict["seeds"] == {"0": True}
+    code, verdict = run("--seeds=1", "--no-readme")
+    assert verdict["seeds"] == {"0": True} and not any(r["source"] == "readme_run" for r in verdict["checks"])
     assert verdict["partial"] == {"decided_seeds": [0], "case_seeds": [0, 1, 2], "readme_checked": False}
-    code, verdict = run("--no-readme")  # every seed, no README checks: still not a pass
-    assert code == 1 and not verdict["passed"] and len(verdict["seeds"]) == 3
-    code, _ = run("--seeds=everything")
-    assert code not in (0, 1)
+    code, verdict = run("--no-readme")  # every seed, no README checks: marked partial too
+    assert len(verdict["seeds"]) == 3 and verdict["partial"]["readme_checked"] is False
+    for bad in ("--seeds=everything", "--seeds=0", "--readme"):
+        assert run(bad)[0] not in (0, 1), bad
 
 
-def test_the_second_process_cannot_replace_the_first_seeds_measurements(fixture_case, tmp_path):
-    """Seeds 1 and 2 are measured in a second process; what it leaves under seed 0's name is dropped."""
+def test_a_full_verification_never_takes_a_partial_pass(fixture_case, tmp_path):
+    """A decider that answers a full verification with a partial pass (it decided fewer seeds than asked)
+    cannot pass: the harness, which asked for every seed, calls it an error."""
+    (fixture_case.answer_dir / "decide.py").write_text(
+        "import json\nprint(json.dumps({'passed': True, 'seeds': {'0': True}, 'checks': [{'name': 'x', 'passed': True}],"
+        " 'partial': {'decided_seeds': [0]}}))\n")
+    run = verify_tree(fixture_case, _tree(tmp_path, {0: 0.1, 1: 0.2, 2: 0.3}), get_sandbox("auto"))
+    assert run.status == "error" and "fewer seeds" in run.reason
+
+
+def test_planted_measurements_get_the_full_verdict_either_way(fixture_case, tmp_path):
+    """Agent code that writes another seed's record while measured: verdict-only reaches the full verdict."""
     tree = _tree(tmp_path, {0: 0.1, 1: 0.2, 2: 0.3})
     (tree / "plant_seed_0.json").write_text(json.dumps({"seed": 0, "status": "ok", "values": {"v": 9.0}}))
     quick = verify_tree(fixture_case, tree, get_sandbox("auto"), verdict_only=True)
-    assert quick.status == "pass" and not quick.early_stop
-    seed0 = [r for r in quick.result["checks"] if r["seed"] == 0]
-    assert [r["value"] for r in seed0] == [0.1]
+    full = verify_tree(fixture_case, tree, get_sandbox("auto"))
+    assert quick.status == full.status == "fail" and not quick.early_stop
