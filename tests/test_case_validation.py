@@ -26,23 +26,34 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def results():
-    """Every case that loads, validated in one parallel call; a case that does not load is its own failure
-    (so one unfinished case does not hide the others' results)."""
+    """Every case that loads, validated in one parallel call, together with gold, broken and the README's output
+    blocks again under torch's ``default`` kernels (every CPU has them: a verdict or README number that holds only
+    on this CPU's native kernels fails; docs/integrity.md, "Portable verdicts"). One call keeps both cores busy
+    to the end. A case that does not load is its own failure (so one unfinished case does not hide the others)."""
     cases, broken = [], {}
     for case_id in CASE_IDS:
         try:
             cases += load_cases(ROOT, [case_id])
         except BenchError as exc:
             broken[case_id] = str(exc)
-    out = V.validate_cases(cases, ROOT, get_sandbox("auto"), jobs=os.cpu_count() or 1)
+    out = V.validate_cases(cases, ROOT, get_sandbox("auto"), jobs=os.cpu_count() or 1, kernels=["default"],
+                           kernel_scope="gold-broken")
     return out, broken
+
+
+def _native(checks):
+    return [c for c in checks if not c.name.startswith("kernel[")]
+
+
+def _under_default(checks):
+    return [c for c in checks if c.name.startswith("kernel[default]:")]
 
 
 @pytest.mark.parametrize("case_id", CASE_IDS)
 def test_case_validates(results, case_id):
     by_case, broken = results
     assert case_id not in broken, f"{case_id} does not load: {broken.get(case_id)}"
-    checks = by_case[case_id]
+    checks = _native(by_case[case_id])
     failed = [f"{c.name}: {c.detail}" for c in checks if not c.passed]
     assert not failed, f"{case_id}: {len(failed)} of {len(checks)} checks failed:\n" + "\n".join(failed)
     names = {c.name for c in checks}
@@ -60,24 +71,9 @@ def test_case_validates(results, case_id):
     assert case.symptoms is not None and case.key.over_fixes
 
 
-@pytest.fixture(scope="module")
-def default_kernel_results():
-    """Gold, broken and the README's output blocks of every case again under torch's ``default`` kernels (every
-    CPU has them), in one parallel call: a verdict or README number that holds only on this CPU's native
-    kernels fails here (docs/integrity.md, "Portable verdicts")."""
-    cases = []
-    for case_id in CASE_IDS:
-        try:
-            cases += load_cases(ROOT, [case_id])
-        except BenchError:
-            pass  # reported by test_case_validates
-    return V.validate_cases(cases, ROOT, get_sandbox("auto"), jobs=os.cpu_count() or 1, kernels=["default"],
-                            kernel_scope="gold-broken", native=False)
-
-
 @pytest.mark.parametrize("case_id", CASE_IDS)
-def test_case_verdicts_hold_under_default_kernels(default_kernel_results, case_id):
-    checks = default_kernel_results.get(case_id)
+def test_case_verdicts_hold_under_default_kernels(results, case_id):
+    checks = _under_default(results[0].get(case_id, []))
     assert checks, f"{case_id} was not checked (does it load?)"
     failed = [f"{c.name}: {c.detail}" for c in checks if not c.passed]
     assert not failed, f"{case_id} under ATEN_CPU_CAPABILITY=default:\n" + "\n".join(failed)
