@@ -8,6 +8,7 @@ or invalid report, bad flag). Tool output is printed as plain text, never as con
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Optional
@@ -128,7 +129,9 @@ def start_cmd(
 @session_app.command("exec")
 def exec_cmd(
     session_id: str = typer.Argument(..., help="the id `session start` printed"),
-    command: list[str] = typer.Argument(..., help="the command, after '--' (its words are joined with spaces, as ssh does)"),
+    command: list[str] = typer.Argument(..., help="the command, after '--' (its words are joined with spaces, as ssh does); "
+                                             "'-' reads the whole command from standard input (multi-line scripts, "
+                                             "no quoting)"),
     as_json: bool = typer.Option(False, "--json", help="print the tool result as JSON"),
 ):
     """Run one command in the session's workspace, exactly as the built-in agent's bash tool does."""
@@ -137,8 +140,11 @@ def exec_cmd(
 
     _expire(skip=session_id)
     words = command[1:] if command[:1] == ["--"] else command  # click keeps the '--' when options stop at the id
+    text = sys.stdin.read() if words == ["-"] else " ".join(words)
+    if not text.strip():
+        fail(BenchError("no command: give it after '--', or '-' and the command on standard input"))
     try:
-        event = exec_command(session_id, " ".join(words), _judge_factory, _waiting(session_id))
+        event = exec_command(session_id, text, _judge_factory, _waiting(session_id))
     except SessionEnded as exc:
         _ended(exc)
     except BenchError as exc:

@@ -38,9 +38,9 @@ def env(tmp_path, monkeypatch):
         _remove_work_dir(Path(state.work_dir))
 
 
-def cli(env, *args, cwd):
+def cli(env, *args, cwd, stdin=""):
     return subprocess.run([sys.executable, "-m", "harness.cli", "session", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=900, input=stdin)
 
 
 def start(env, root, out, *extra):
@@ -65,6 +65,9 @@ def test_start_records_the_prompt_and_exec_records_edits_from_the_files(env, pro
     (ws / "data.py").write_text((ws / "data.py").read_text() + "\n# a note made in an editor\n")  # outside exec
     res = cli(env, "exec", s["session"], "--json", "--", "exit 3", cwd=project_root)
     assert json.loads(res.stdout)["exit_code"] == 3
+    script = "python - <<'PY'\nprint('it''s', \"quoted\")\nPY\n"  # '-': the command from stdin, no shell quoting
+    res = cli(env, "exec", s["session"], "-", cwd=project_root, stdin=script)
+    assert res.returncode == 0 and "its quoted" in res.stdout, res.stdout + res.stderr
     events = transcript_of(s["run"])
     assert [e.id for e in events] == list(range(len(events)))
     assert events[1].kind == "message" and events[1].content in s["prompt"]
@@ -72,7 +75,7 @@ def test_start_records_the_prompt_and_exec_records_edits_from_the_files(env, pro
     sed_call = next(e for e in events if e.kind == "tool_call" and "sed" in e.arguments["command"])
     assert [(e.path, e.call_id) for e in edits] == [("model.py", sed_call.call_id), ("data.py", None)]
     listed = cli(env, "list", cwd=project_root)
-    assert s["session"] in listed.stdout and "2/50" in listed.stdout
+    assert s["session"] in listed.stdout and "3/50" in listed.stdout
 
 
 def test_the_driven_agent_cannot_reach_session_state_or_edit_its_transcript(env, project_root, tmp_path):
