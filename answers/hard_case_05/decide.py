@@ -43,16 +43,22 @@ config, the measuring half's seed-0 `default` run. Code that recognises the veri
 - `readme_run_val_loss_is_the_repos`: the val loss printed at step 300 is the unchanged repo's.
 """
 
+import contextlib
+import importlib
+import io
 import math
+import os
 import random
 import re
+import shutil
 import statistics
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, printed_numbers, step_lines  # noqa: E402
+from verifylib import Unreadable, decide_main, pristine_case, printed_numbers, step_lines  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -64,8 +70,9 @@ STEPS, WARMUP, WD, BETAS = 300, 40, 0.1, [0.9, 0.99]
 TOL, CONSOLE_TOL, VAL_TOL = 0.05, 0.06, 0.01
 README_SEED, README_TAG, PEAK_STEP, PEAK_MEDIAN_BOUND = 0, "default", 50, -2.75
 README_SEED_VALUES = {}  # what decide() read and recomputed for seed 0's default run, for the README run's checks
-# validation loss of the unchanged repo's trained model, per run and seed (torch 2.x, CPU)
-REFERENCE_VAL = {"default": {0: 1.3872, 1: 1.3916, 2: 1.4294}, "high_lr": {0: 1.5024, 1: 1.5391, 2: 1.6002}}
+# the pristine case's config and overrides for each run: exactly what measure.py passes the agent's run()
+CONFIG, PRISTINE_OVERRIDES = "configs/experiment.toml", {"default": [], "high_lr": ["optim.lr=0.1"]}
+PRISTINE = {}  # (tag, seed) -> {"val": validation loss, "stdout": console} of the unchanged repo, trained here
 
 SYLLABLES = ["ka", "ri", "to", "mi", "sa", "lo", "ne", "vu", "da", "el", "an", "or",
              "is", "ju", "be", "qua", "th", "ny", "ce", "pho", "gri", "st", "ul", "ez"]
@@ -141,6 +148,43 @@ def load_weights(state, vocab):
                          "case's CharMLP")
     model.load_state_dict({k: v.float() for (k, _), (_, v) in zip(ours, theirs)})
     return model.eval()
+
+
+def pristine_copy():
+    """A private writable copy of verifylib.pristine_case() (the bundle is read-only), its modules importable.
+    Trusted code: it is the case as shipped, never the agent's files."""
+    if "train" not in sys.modules:
+        copy = Path(tempfile.mkdtemp(prefix="pristine_hard_case_05_")) / "case"
+        shutil.copytree(pristine_case(), copy)
+        for path in [copy, *copy.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        sys.path.insert(0, str(copy))
+        importlib.import_module("config")
+        importlib.import_module("train")
+    return Path(sys.modules["train"].__file__).parent
+
+
+def pristine_run(tag, seed, x_val, y_val, vocab):
+    """Validation loss and console of the unchanged repo trained at this seed and run's settings, in this
+    process: same sandbox, same CPU kernel (ATEN_CPU_CAPABILITY), one thread, as the measuring half.
+    Training does not read the panel, so a fix of the panel alone reproduces this bit for bit."""
+    if (tag, seed) not in PRISTINE:
+        root = pristine_copy()
+        out, cwd = io.StringIO(), os.getcwd()
+        try:
+            os.chdir(root)
+            cfg = sys.modules["config"].load_config(CONFIG, [f"train.seed={seed}",
+                                                             f"train.metrics_file={root / 'metrics.jsonl'}",
+                                                             f"train.export_dir={root / 'export'}",
+                                                             *PRISTINE_OVERRIDES[tag]])
+            with contextlib.redirect_stdout(out):
+                model, _ = sys.modules["train"].run(cfg)
+        finally:
+            os.chdir(cwd)
+        ours = load_weights(dict(model.state_dict()), vocab)
+        with torch.no_grad():
+            PRISTINE[(tag, seed)] = {"val": F.cross_entropy(ours(x_val), y_val).item(), "stdout": out.getvalue()}
+    return PRISTINE[(tag, seed)]
 
 
 def actual_ratios(snaps, matrices):
@@ -240,17 +284,26 @@ def decide(seed, m, checks):
                                   ("metrics_file", rows_by_step(m.value(f"{tag}:metrics_file", list)), TOL),
                                   ("console", console_by_step(m.value(f"{tag}:stdout", str), matrices), CONSOLE_TOL)):
             worst, where = compare(shown, truth, tol)
+            numeric = math.isfinite(worst)
             checks.check(f"{tag}:{panel}_ratio_is_the_applied_update", worst < tol,
-                         value={"max_abs_err": worst if math.isfinite(worst) else "missing", "at": where},
-                         bound=f"< {tol} log10 at every logged step, every weight matrix")
+                         value=round(worst, 4) if numeric else None, reason=f"worst at {where}",
+                         limit=tol if numeric else None, sense="<",
+                         bound=f"< {tol} log10 at every logged step, every weight matrix: the largest |shown - "
+                               "applied| over them; honest panels differ by rounding only (std vs RMS form: "
+                               "~0.005), lr * grad is 1.3-3.4 off")
 
         x_val, y_val, vocab = validation_set(seed)
         model = load_weights(m.tensors(f"{tag}_model"), vocab)
         with torch.no_grad():
             val = F.cross_entropy(model(x_val), y_val).item()
-        ref = REFERENCE_VAL[tag].get(seed)
-        checks.check(f"{tag}:training_is_the_repos", ref is not None and abs(val - ref) < VAL_TOL,
-                     value=round(val, 4), bound=f"{ref} +- {VAL_TOL} (the unchanged repo's validation loss)")
+        ref = pristine_run(tag, seed, x_val, y_val, vocab)["val"]
+        gap = abs(val - ref)
+        checks.check(f"{tag}:training_is_the_repos", gap < VAL_TOL, value=round(gap, 6), limit=VAL_TOL, sense="<",
+                     reason=f"validation loss {val:.4f}, unchanged repo {ref:.4f}",
+                     bound=f"< {VAL_TOL}: |validation loss of the trained weights - the unchanged repo's|, the "
+                           "unchanged repo trained by the decider in this verification (same kernel, seed, "
+                           "settings). Training never reads the panel, so a panel fix gives 0 exactly; a raised "
+                           "learning rate, another optimizer, clipping threshold or weight decay move it")
 
 
 def labelled(line):
@@ -282,14 +335,18 @@ def readme(run, measured, checks):
 
     peak = [v for v in panel.get(PEAK_STEP, {}).values() if math.isfinite(v)]
     median = statistics.median(peak) if peak else -math.inf
-    checks.check("readme_run_panel_at_adamw_scale", len(peak) == len(matrices) and median > PEAK_MEDIAN_BOUND,
-                 value={"median": median if math.isfinite(median) else "missing", "panel": panel.get(PEAK_STEP)},
+    complete = len(peak) == len(matrices) and math.isfinite(median)
+    checks.check("readme_run_panel_at_adamw_scale", complete and median > PEAK_MEDIAN_BOUND,
+                 value=median if complete else None, reason=f"panel at step {PEAK_STEP}: {panel.get(PEAK_STEP)}",
+                 limit=PEAK_MEDIAN_BOUND if complete else None, sense=">",
                  bound=f"median over the weight matrices > {PEAK_MEDIAN_BOUND} at step {PEAK_STEP} (peak lr; AdamW's "
                        "applied step: median -1.89; lr * grad: -4.28)", source="readme_run")
 
     worst, where = compare(panel, truth, CONSOLE_TOL)
+    numeric = math.isfinite(worst)
     checks.check("readme_run_panel_is_the_applied_update", worst < CONSOLE_TOL,
-                 value={"max_abs_err": worst if math.isfinite(worst) else "missing", "at": where},
+                 value=round(worst, 4) if numeric else None, reason=f"worst at {where}",
+                 limit=CONSOLE_TOL if numeric else None, sense="<",
                  bound=f"< {CONSOLE_TOL} log10 from the update applied in the measured seed-{README_SEED} default run, "
                        "every logged step and weight matrix", source="readme_run")
 
@@ -306,9 +363,17 @@ def readme(run, measured, checks):
                        "of the last printed digit", source="readme_run")
 
     val = rows.get(LOGGED[-1], {}).get("val", math.inf)
-    ref = REFERENCE_VAL[README_TAG][README_SEED]
-    checks.check("readme_run_val_loss_is_the_repos", abs(val - ref) < VAL_TOL, value=val,
-                 bound=f"{ref} +- {VAL_TOL} at step {LOGGED[-1]} (the unchanged repo's validation loss)",
+    pristine = pristine_run(README_TAG, README_SEED, *validation_set(README_SEED))
+    ref = {s: labelled(line) for s, line in step_lines(pristine["stdout"]).items()}.get(LOGGED[-1], {}).get("val")
+    if ref is None:
+        raise Unreadable(f"the unchanged repo's run printed no val at step {LOGGED[-1]}")
+    gap = abs(val - ref)
+    checks.check("readme_run_val_loss_is_the_repos", gap < VAL_TOL,
+                 value=round(gap, 6) if math.isfinite(gap) else None, limit=VAL_TOL if math.isfinite(gap) else None,
+                 sense="<", reason=f"printed val {val}, unchanged repo {ref}",
+                 bound=f"< {VAL_TOL}: |val printed at step {LOGGED[-1]} - the unchanged repo's printed val|, the "
+                       f"unchanged repo's seed-{README_SEED} default run trained by the decider in this "
+                       "verification (same kernel), so the user's run trains as the repo does",
                  source="readme_run")
 
 
