@@ -16,8 +16,9 @@ runs the README shows (`python train.py --config configs/experiment.toml`, and t
   and on the console (printed with 2 decimals, so within 0.06). lr * grad is 1.3-3.4 off.
 - recomputed: the training is the repo's. The trained weights, loaded into this file's own
   CharMLP and evaluated on its own copy of the validation words, give the validation loss
-  of the unchanged repo within 0.01, so a raised learning rate, another optimizer or
-  another clipping threshold cannot stand in for fixing the panel. The unchanged repo is
+  of the unchanged repo within 0.001 in the lr 3e-3 run and 0.01 in the chaotic lr 0.1 run,
+  so a raised learning rate (+0.10 to +0.19), another optimizer (+1.5), another clipping
+  threshold or no weight decay (+0.003 at lr 3e-3) cannot stand in for fixing the panel. The unchanged repo is
   trained here, by this process, in this verification (verifylib.pristine_case, copied to a
   private temp folder), at the same seed, config and overrides: same sandbox, same CPU
   kernel. No number measured on another machine is a bound: at lr 0.1 the training is
@@ -80,6 +81,8 @@ RUNS = {"default": 3e-3, "high_lr": 0.1}  # run tag -> peak learning rate
 LOGGED = [1] + list(range(50, 301, 50))
 STEPS, WARMUP, WD, BETAS = 300, 40, 0.1, [0.9, 0.99]
 TOL, CONSOLE_TOL, VAL_TOL = 0.05, 0.06, 0.01
+# |val - the unchanged repo's val, rerun here| per run: lr 3e-3 does not amplify rounding, lr 0.1 does
+TRAIN_TOL = {"default": 1e-3, "high_lr": 0.01}
 README_SEED, README_TAG, PEAK_STEP, PEAK_MEDIAN_BOUND = 0, "default", 50, -2.75
 README_SEED_VALUES = {}  # what decide() read and recomputed for seed 0's default run, for the README run's checks
 # the pristine case's config and overrides for each run: exactly what measure.py passes the agent's run()
@@ -310,12 +313,17 @@ def decide(seed, m, checks):
             val = F.cross_entropy(model(x_val), y_val).item()
         ref = pristine_run(tag, seed, x_val, y_val, vocab)["val"]
         gap = abs(val - ref)
-        checks.check(f"{tag}:training_is_the_repos", gap < VAL_TOL, value=round(gap, 6), limit=VAL_TOL, sense="<",
-                     reason=f"validation loss {val:.4f}, unchanged repo {ref:.4f}",
-                     bound=f"< {VAL_TOL}: |validation loss of the trained weights - the unchanged repo's|, the "
-                           "unchanged repo trained by the decider in this verification (same kernel, seed, "
-                           "settings). Training never reads the panel, so a panel fix gives 0 exactly; a raised "
-                           "learning rate, another optimizer, clipping threshold or weight decay move it")
+        why = ("lr 3e-3 does not amplify rounding (the default, AVX2 and AVX-512 kernels end with the same loss to "
+               "4 decimals), so this admits any numerically harmless change and catches changed training: "
+               "a raised learning rate +0.10 to +0.19, plain SGD +1.5, grad_clip 5.0 or no weight decay "
+               "+0.003" if tag == "default" else
+               "lr 0.1 is chaotic: a change in the last bit grows to 0.01-0.05 by step 300 (what separates the "
+               "kernels), so this bound holds only against the rerun on the same kernel")
+        checks.check(f"{tag}:training_is_the_repos", gap < TRAIN_TOL[tag], value=round(gap, 6), limit=TRAIN_TOL[tag],
+                     sense="<", reason=f"validation loss {val:.4f}, unchanged repo {ref:.4f}",
+                     bound=f"< {TRAIN_TOL[tag]}: |validation loss of the trained weights - the unchanged repo's|, the "
+                           "unchanged repo trained by the decider in this verification (same kernel, seed, settings). "
+                           f"Training never reads the panel, so a panel fix gives 0 exactly; {why}")
 
 
 def labelled(line):
