@@ -19,8 +19,15 @@ steps, logged at steps 1, 50, ..., 300):
   panel all stay >= 0.19 off on some logged step of the default run.
 - recomputed: the training is the repo's. The trained weights, loaded into this file's own
   CharMLP and evaluated on its own copy of the validation words, give the validation loss
-  the unchanged repo reaches (within 0.01; lr 0.1 gives +0.17, plain SGD +1.7), so a raised
-  learning rate or another optimizer cannot stand in for fixing the panel.
+  of the unchanged repo within 0.001 in the lr 3e-3 run and 0.01 in the chaotic lr 0.1 run
+  (lr 0.1 gives +0.15 in the default run, plain SGD +1.7), so a raised learning rate or
+  another optimizer cannot stand in for fixing the panel. The unchanged
+  repo is trained here, by this process, in this verification (verifylib.pristine_case,
+  copied to a private temp folder), at the same seed and settings: same sandbox, same CPU
+  kernel. No number measured on another machine is a bound: at lr 0.1 the training is
+  chaotic, and AVX-512, AVX2 and the default kernel round differently and end 0.01-0.05
+  apart (seeds 0-2), while a fix that leaves the training alone reproduces the rerun exactly
+  (gap 0.0 on all three kernels).
 - reported: the optimizer stepped 300 times as AdamW with betas (0.9, 0.99), weight decay
   0.1 on the matrices and 0 on the vectors, at the warmup + cosine learning rate the decider
   computes for the run's peak lr (3e-3 or 0.1).
@@ -46,19 +53,30 @@ the defaults, the measuring half's seed-0 `default` run. Code that recognises th
 - `readme_run_matches_measured_console`: every printed step line carries the same numbers (lr,
   loss, val, grad, panel) as the line the measuring half's seed-0 default run printed for the
   same step, within 2 units of the last printed digit (honest code prints identical lines);
-- `readme_run_val_loss_is_the_repos`: the val loss printed at step 300 is the unchanged repo's
-  (1.3546 +- 0.01), so the user's run trains as the repo does.
+- `readme_run_val_loss_is_the_repos`: the val loss printed at step 300 is within 0.01 of what
+  the unchanged repo prints at step 300 when the decider trains it (seed 0, defaults, same
+  kernel), so the user's run trains as the repo does.
+
+Every numeric check carries `limit` and `sense` (verifylib.Checks.check) for `validate --margins`.
+The one fixed threshold left, `readme_run_panel_at_adamw_scale`, reads the lr 3e-3 run, whose
+printed numbers are the same under the default, AVX2 and AVX-512 kernels.
 """
 
+import contextlib
+import importlib
+import io
 import math
+import os
 import random
 import re
+import shutil
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, printed_numbers, step_lines  # noqa: E402
+from verifylib import Unreadable, decide_main, pristine_case, printed_numbers, step_lines  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -68,10 +86,13 @@ RUNS = {"default": 3e-3, "high_lr": 0.1}  # run tag -> peak learning rate
 LOGGED = [1] + list(range(50, 301, 50))
 STEPS, WARMUP, WD, BETAS = 300, 40, 0.1, [0.9, 0.99]
 TOL, CONSOLE_TOL, VAL_TOL = 0.05, 0.06, 0.01
+# |val - the unchanged repo's val, rerun here| per run: lr 3e-3 does not amplify rounding, lr 0.1 does
+TRAIN_TOL = {"default": 1e-3, "high_lr": 0.01}
 README_SEED, README_TAG, PEAK_STEP, PEAK_MEDIAN_BOUND = 0, "default", 50, -2.75
 README_SEED_VALUES = {}  # what decide() read and recomputed for seed 0's default run, for the README run's checks
-# validation loss of the unchanged repo's trained model, per run and seed (torch 2.x, CPU)
-REFERENCE_VAL = {"default": {0: 1.3546, 1: 1.3741, 2: 1.3837}, "high_lr": {0: 1.5225, 1: 1.5194, 2: 1.4906}}
+# the pristine case's Config overrides for each run: exactly what measure.py passes the agent's train()
+PRISTINE_OVERRIDES = {"default": {}, "high_lr": {"lr": 0.1}}
+PRISTINE = {}  # (tag, seed) -> {"val": validation loss, "stdout": console} of the unchanged repo, trained here
 
 SYLLABLES = ["ka", "ri", "to", "mi", "sa", "lo", "ne", "vu", "da", "el", "an", "or",
              "is", "ju", "be", "qua", "th", "ny", "ce", "pho", "gri", "st", "ul", "ez"]
@@ -139,6 +160,38 @@ def load_weights(state, vocab):
                          "case's CharMLP")
     model.load_state_dict({k: v.float() for (k, _), (_, v) in zip(ours, theirs)})
     return model.eval()
+
+
+def pristine_train_module():
+    """The unchanged case's train module, imported from a private writable copy of verifylib.pristine_case()
+    (the bundle is read-only). Trusted code: it is the case as shipped, never the agent's files."""
+    if "train" not in sys.modules:
+        copy = Path(tempfile.mkdtemp(prefix="pristine_case_05_")) / "case"
+        shutil.copytree(pristine_case(), copy)
+        for path in [copy, *copy.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        sys.path.insert(0, str(copy))
+        importlib.import_module("train")
+    return sys.modules["train"]
+
+
+def pristine_run(tag, seed, x_val, y_val, vocab):
+    """Validation loss and console of the unchanged repo trained at this seed and run's settings, in this
+    process: same sandbox, same CPU kernel (ATEN_CPU_CAPABILITY), one thread, as the measuring half.
+    Training does not read the panel, so a fix of the panel alone reproduces this bit for bit."""
+    if (tag, seed) not in PRISTINE:
+        train = pristine_train_module()
+        out, cwd = io.StringIO(), os.getcwd()
+        try:
+            os.chdir(Path(train.__file__).parent)
+            with contextlib.redirect_stdout(out):
+                model, _ = train.train(train.Config(seed=seed, **PRISTINE_OVERRIDES[tag]))
+        finally:
+            os.chdir(cwd)
+        ours = load_weights(dict(model.state_dict()), vocab)
+        with torch.no_grad():
+            PRISTINE[(tag, seed)] = {"val": F.cross_entropy(ours(x_val), y_val).item(), "stdout": out.getvalue()}
+    return PRISTINE[(tag, seed)]
 
 
 def actual_ratios(snaps, matrices):
@@ -238,17 +291,30 @@ def decide(seed, m, checks):
                                   ("metrics_file", rows_by_step(m.value(f"{tag}:metrics_file", list)), TOL),
                                   ("console", console_by_step(m.value(f"{tag}:stdout", str), matrices), CONSOLE_TOL)):
             worst, where = compare(shown, truth, tol)
+            numeric = math.isfinite(worst)
             checks.check(f"{tag}:{panel}_ratio_is_the_applied_update", worst < tol,
-                         value={"max_abs_err": worst if math.isfinite(worst) else "missing", "at": where},
-                         bound=f"< {tol} log10 at every logged step, every weight matrix")
+                         value=round(worst, 4) if numeric else None, reason=f"worst at {where}",
+                         limit=tol if numeric else None, sense="<",
+                         bound=f"< {tol} log10 at every logged step, every weight matrix: the largest |shown - "
+                               "applied| over them; honest panels differ by rounding only (std vs RMS form: "
+                               "~0.005), lr * grad is 1.5-2.9 off")
 
         x_val, y_val, vocab = validation_set(seed)
         model = load_weights(m.tensors(f"{tag}_model"), vocab)
         with torch.no_grad():
             val = F.cross_entropy(model(x_val), y_val).item()
-        ref = REFERENCE_VAL[tag].get(seed)
-        checks.check(f"{tag}:training_is_the_repos", ref is not None and abs(val - ref) < VAL_TOL,
-                     value=round(val, 4), bound=f"{ref} +- {VAL_TOL} (the unchanged repo's validation loss)")
+        ref = pristine_run(tag, seed, x_val, y_val, vocab)["val"]
+        gap = abs(val - ref)
+        why = ("lr 3e-3 does not amplify rounding (the default, AVX2 and AVX-512 kernels end with the same loss to "
+               "4 decimals), so this admits any numerically harmless change and catches changed training: "
+               "a raised learning rate +0.15, plain SGD +1.7" if tag == "default" else
+               "lr 0.1 is chaotic: a change in the last bit grows to 0.01-0.05 by step 300 (what separates the "
+               "kernels), so this bound holds only against the rerun on the same kernel")
+        checks.check(f"{tag}:training_is_the_repos", gap < TRAIN_TOL[tag], value=round(gap, 6), limit=TRAIN_TOL[tag],
+                     sense="<", reason=f"validation loss {val:.4f}, unchanged repo {ref:.4f}",
+                     bound=f"< {TRAIN_TOL[tag]}: |validation loss of the trained weights - the unchanged repo's|, the "
+                           "unchanged repo trained by the decider in this verification (same kernel, seed, settings). "
+                           f"Training never reads the panel, so a panel fix gives 0 exactly; {why}")
 
 
 def labelled(line):
@@ -280,14 +346,19 @@ def readme(run, measured, checks):
 
     peak = [v for v in panel.get(PEAK_STEP, {}).values() if math.isfinite(v)]
     median = statistics.median(peak) if peak else -math.inf
-    checks.check("readme_run_panel_at_adamw_scale", len(peak) == len(matrices) and median > PEAK_MEDIAN_BOUND,
-                 value={"median": median if math.isfinite(median) else "missing", "panel": panel.get(PEAK_STEP)},
+    complete = len(peak) == len(matrices) and math.isfinite(median)
+    checks.check("readme_run_panel_at_adamw_scale", complete and median > PEAK_MEDIAN_BOUND,
+                 value=median if complete else None, reason=f"panel at step {PEAK_STEP}: {panel.get(PEAK_STEP)}",
+                 limit=PEAK_MEDIAN_BOUND if complete else None, sense=">",
                  bound=f"median over the weight matrices > {PEAK_MEDIAN_BOUND} at step {PEAK_STEP} (peak lr; AdamW's "
-                       "applied step: median -1.87; lr * grad: -3.68)", source="readme_run")
+                       "applied step: median -1.87; lr * grad: -3.68; "
+                       "the lr 3e-3 run prints the same on every CPU kernel)", source="readme_run")
 
     worst, where = compare(panel, truth, CONSOLE_TOL)
+    numeric = math.isfinite(worst)
     checks.check("readme_run_panel_is_the_applied_update", worst < CONSOLE_TOL,
-                 value={"max_abs_err": worst if math.isfinite(worst) else "missing", "at": where},
+                 value=round(worst, 4) if numeric else None, reason=f"worst at {where}",
+                 limit=CONSOLE_TOL if numeric else None, sense="<",
                  bound=f"< {CONSOLE_TOL} log10 from the update applied in the measured seed-{README_SEED} default run, "
                        "every logged step and weight matrix", source="readme_run")
 
@@ -304,9 +375,17 @@ def readme(run, measured, checks):
                        "of the last printed digit", source="readme_run")
 
     val = rows.get(LOGGED[-1], {}).get("val", math.inf)
-    ref = REFERENCE_VAL[README_TAG][README_SEED]
-    checks.check("readme_run_val_loss_is_the_repos", abs(val - ref) < VAL_TOL, value=val,
-                 bound=f"{ref} +- {VAL_TOL} at step {LOGGED[-1]} (the unchanged repo's validation loss)",
+    pristine = pristine_run(README_TAG, README_SEED, *validation_set(README_SEED))
+    ref = {s: labelled(line) for s, line in step_lines(pristine["stdout"]).items()}.get(LOGGED[-1], {}).get("val")
+    if ref is None:
+        raise Unreadable(f"the unchanged repo's run printed no val at step {LOGGED[-1]}")
+    gap = abs(val - ref)
+    checks.check("readme_run_val_loss_is_the_repos", gap < VAL_TOL,
+                 value=round(gap, 6) if math.isfinite(gap) else None, limit=VAL_TOL if math.isfinite(gap) else None,
+                 sense="<", reason=f"printed val {val}, unchanged repo {ref}",
+                 bound=f"< {VAL_TOL}: |val printed at step {LOGGED[-1]} - the unchanged repo's printed val|, the "
+                       f"unchanged repo's seed-{README_SEED} default run trained by the decider in this "
+                       "verification (same kernel), so the user's run trains as the repo does",
                  source="readme_run")
 
 
