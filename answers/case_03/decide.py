@@ -196,8 +196,9 @@ def decide(seed, m, checks):
     normalized = (full_x - mean) / std
     pred = m.tensors("predictions", keys=["normalized", "val_probs", "train_probs"])
     diff = max_diff(pred["normalized"], normalized)
-    checks.check("normalizer_fitted_on_training_rows", diff < NORM_TOL, value=round(diff, 7),
-                 bound=f"max |norm(x) - (x - mean_train) / std_train| < {NORM_TOL}")
+    checks.check("normalizer_fitted_on_training_rows", diff < NORM_TOL, value=round(diff, 7), limit=NORM_TOL, sense="<",
+                 bound=f"max |norm(x) - (x - mean_train) / std_train| < {NORM_TOL}: statistics that include the "
+                       "validation rows move it by ~0.2")
 
     enc_a, enc_b = m.tensors("encoder"), m.tensors("encoder_b")
     drift = max((max_diff(enc_a[k], enc_b[k]) if k in enc_b else float("inf")) for k in enc_a)
@@ -217,10 +218,14 @@ def decide(seed, m, checks):
         val_probs0 = vote(emb0[va_rows_t], emb0[tr_rows_t], tr_rows_t, key_onehot)
     diff = max_diff(pred["val_probs"], val_probs)
     checks.check("val_predictions_read_training_rows_only", diff < PROB_TOL, value=round(diff, 6),
-                 bound=f"max |p_bank(val) - p_training_rows(val)| < {PROB_TOL}")
+                 limit=PROB_TOL, sense="<",
+                 bound=f"max |p_bank(val) - p_training_rows(val)| < {PROB_TOL}: a bank holding validation rows "
+                       "gives each validation image its own label")
     diff = max_diff(pred["train_probs"], train_probs)
     checks.check("training_rows_exclude_themselves", diff < PROB_TOL, value=round(diff, 6),
-                 bound=f"max |p_bank(train, ids) - p_leave_self_out(train)| < {PROB_TOL}")
+                 limit=PROB_TOL, sense="<",
+                 bound=f"max |p_bank(train, ids) - p_leave_self_out(train)| < {PROB_TOL}: bank and query ids that "
+                       "name other rows let a training row vote for itself or exclude the wrong row")
 
     history = {}
     for h in m.value("history", list):

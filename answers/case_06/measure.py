@@ -10,7 +10,9 @@ on the data module and wherever train holds the same function). Per seed, runs:
   v * (1 + k) and bldg-A's setpoint to 21.7 * (1 + k) (a second dead sensor, in another
   column and building), for v in 0.1, 21.7 (not exact in float32) and k in 0, 1e-6, 2e-6;
 - poison: one epoch on the export, with one raw value of the 3rd batch set to NaN;
-- batch1: one epoch with batch_size=1 on the first 30 rows of every building.
+- dead_first: one epoch of the README's command at another seed, one whose first batch is
+  bldg-D's (its humidity column has no spread): the 1st, 2nd, 3rd such seed above 2 for the
+  verifier's 0, 1, 2 (7, 17, 22), found with the case's shard order rule (this file's copy).
 The variant datasets are built from this file's own copy of the case's CSV loader. Recorded
 per run: whether train() raised, how many history rows and non-finite losses, the batches the
 loader yielded (shard names, and whether every row of a batch is a row of the shard it
@@ -30,7 +32,7 @@ from verifylib import import_workspace_module, measure_main, require  # noqa: E4
 COLUMNS = ("outdoor_temp_c", "humidity_pct", "solar_wm2", "occupancy", "hour", "setpoint_c", "lag_kwh")
 CONST_VALUES, NUDGES, SETPOINT = (0.1, 21.7), (0.0, 1e-6, 2e-6), 21.7
 DEAD = {"bldg-D": "humidity_pct", "bldg-A": "setpoint_c"}
-BATCH1_ROWS, POISON_BATCH = 30, 2
+POISON_BATCH = 2
 MAX_ROWS, MAX_STDOUT = 1000, 200_000
 
 
@@ -48,6 +50,16 @@ def load_export(folder="data"):
         y = torch.tensor([float(r["next_kwh"]) for r in rows], dtype=torch.float32)
         shards.append({"name": path.stem, "x": x, "y": y})
     return shards
+
+
+def dead_first_seed(names, index):
+    """The index-th seed above 2 at which the case's iterate_batches streams bldg-D first (its
+    epoch-0 shard order: randperm over the shards, generator seeded seed * 100)."""
+    import torch
+
+    found = [s for s in range(3, 1000)
+             if names[torch.randperm(len(names), generator=torch.Generator().manual_seed(s * 100))[0]] == "bldg-D"]
+    return found[index]
 
 
 def variants(export):
@@ -75,8 +87,6 @@ def variants(export):
                     s["x"][:, COLUMNS.index("setpoint_c")] = torch.tensor(SETPOINT * (1 + k), dtype=torch.float32)
             runs[f"const_{v:g}_{k:g}".replace(".", "p").replace("-", "m")] = ({"epochs": 1}, shards, None)
     runs["poison"] = ({"epochs": 1}, copy(), POISON_BATCH)
-    small = [{"name": s["name"], "x": s["x"][:BATCH1_ROWS].clone(), "y": s["y"][:BATCH1_ROWS].clone()} for s in export]
-    runs["batch1"] = ({"epochs": 1, "batch_size": 1}, small, None)
     return runs
 
 
@@ -139,7 +149,7 @@ def measure(seed, rec):
             setattr(module, name, recording_iter)
         try:
             with contextlib.redirect_stdout(stdout):
-                _, history = train_fn(Config(seed=seed, **overrides), shards=shards)
+                _, history = train_fn(Config(**{"seed": seed, **overrides}), shards=shards)
         except Exception as exc:  # the loop's own non-finite guard, or any other failure
             error = f"{type(exc).__name__}: {exc}"[:300]
         finally:
@@ -175,6 +185,8 @@ def measure(seed, rec):
     run("readme", {}, None, None)
     for tag, (overrides, shards, poison) in variants(load_export(Config().data_dir)).items():
         run(tag, overrides, shards, poison)
+    names = [s["name"] for s in load_export(Config().data_dir)]
+    run("dead_first", {"epochs": 1, "seed": dead_first_seed(names, seed)}, None, None)
 
 
 measure_main(measure)

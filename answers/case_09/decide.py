@@ -227,8 +227,10 @@ def decide(seed, m, checks):
             continue
         err = (got - hand[:, None]).abs().max().item()
         checks.check(f"rollout_returns[n_steps={n_steps},max_episode_steps={max_steps}]", err < RETURN_TOL,
-                     value={"max_err": round(err, 6), "returns_env0": [round(v, 4) for v in got[:, 0].tolist()]},
-                     bound=f"= {[round(h, 4) for h in hand.tolist()]} +- {RETURN_TOL}")
+                     value=round(err, 7), limit=RETURN_TOL, sense="<",
+                     bound=f"< {RETURN_TOL}: max |return - the rules' return| (env 0 got "
+                           f"{[round(v, 4) for v in got[:, 0].tolist()]}, want {[round(h, 4) for h in hand.tolist()]}); "
+                           "running on across a termination or masking a time-limit cut moves it")
 
     for env_name in ("probe", "corridor"):
         n, kinds, lrs = (m.number(f"{env_name}_optimizer_steps"), m.value(f"{env_name}_optimizers", list),
@@ -252,15 +254,18 @@ def decide(seed, m, checks):
         value = {"V_at_initial_parameters": [round(x, 4) for x in v0[:2].tolist()], "trained_parameters": n_params}
     else:
         far, value = 0.0, {"trained_parameters": n_params}
-    checks.check("probe_critic_comes_from_training", far > INIT_FAR, value=value,
+    checks.check("probe_critic_comes_from_training", far > INIT_FAR, value=round(far, 4), limit=INIT_FAR, sense=">",
+                 reason=str(value),
                  bound=f"max(|V(A) - {GAMMA}|, |V(B) - 1|) > {INIT_FAR} with the trained parameters at their initial values",
                  source="reported")
 
     v, source = critic_values(m, "corridor", 7, 2)
     top = v[:6].max().item()
     checks.check("corridor_critic_values", top < CORRIDOR_BOUND,
-                 value={"max_non_goal_V": round(top, 4), "V": [round(x, 3) for x in v[:6].tolist()]},
-                 bound=f"< {CORRIDOR_BOUND} (no corridor return exceeds 0.99; the critic may overshoot slightly)", source=source)
+                 value=round(top, 4), limit=CORRIDOR_BOUND, sense="<", source=source,
+                 bound=f"< {CORRIDOR_BOUND}: the largest non-goal V ({[round(x, 3) for x in v[:6].tolist()]}); no corridor "
+                       "return exceeds 0.99 (the critic may overshoot slightly), returns that run across terminations "
+                       "climb to ~15")
 
 
 def logged_updates(text):

@@ -14,7 +14,11 @@ T = T_hot + (T_cold - T_hot) xi + q L^2 / (2k) xi (1 - xi), xi = x / L:
   thin:   L 0.2 mm, 600 K / 300 K, k 50, q 0 (the residual's weight x625 vs the README's:
           rejects a loss weight tuned to the 1 mm plate);
   heated: L 5 cm, 500 K / 300 K, k 15, q 1e6 W/m^3 (a 21 K bump; rejects a formulation
-          whose source term is not rescaled with the derivative, and a tuned weight again).
+          whose source term is not rescaled with the derivative, and a tuned weight again);
+  insulating: L 10 cm, 330 K / 290 K, k 0.04 (a foam wall: the residual's weight (k / L^2)^2
+          is 1250^2 x 100^2 away from the README's. A loss weight of L^4 times a constant tuned
+          on the README plate cancels the length but not the conductivity, and leaves the field
+          2e-2 to 9e-2 off here on seeds 0-2 (issue 22's hole); the gold patch 2e-5 to 5e-5).
 
 Checks per seed and slab:
 - `face_errors[<slab>]`: both face temperatures within 1 K (README: "a fraction of a
@@ -25,13 +29,17 @@ Checks per seed and slab:
   own copy of the case's TemperatureField gives with the trained weights (the case's model,
   unchanged), and `reported` when the agent's model computes T differently (e.g. with the
   boundary values built in), so the field could only be taken as recorded;
-- `field_comes_from_training[heated]`: the heated slab's field, evaluated by the measuring
-  process with every parameter the optimizer trained put back to its value before the first
-  step, is far from the analytic one (relative L2 > 1e-2, ten times the bound above; gold
-  0.53-1.19, the hard-boundary ansatz 0.030-0.070 on seeds 0-2, since its built-in straight line
-  is not the heated slab's curved profile; a forward that returns the analytic solution plus a
-  vanishing network term: 0). So a field reported by a model this file cannot evaluate must at
-  least be one that the trained parameters produce (`reported`: the agent's model evaluated it);
+- `field_comes_from_training[heated]`: the heated slab's interior profile (its 21 K bump over
+  the straight line between the faces) comes from the trained parameters. The measuring process
+  evaluates the field with every parameter the optimizer trained set to zero; its L2 distance
+  from the analytic field, divided by the bump's L2 norm, must exceed 0.5. With its parameters
+  zeroed the case's model gives T = 0 (about 28 bumps away), a hard-boundary ansatz its built-in
+  straight line (exactly 1 bump away, on every seed and kernel: no random initialisation is
+  involved), a forward that returns the analytic solution plus a network term 0. Before issue
+  22 this reset the parameters to their initial values and measured against the whole field
+  (> 1e-2): the ansatz's random initial interior sat at 0.0096 on one seed of a held-out variant.
+  So a field reported by a model this file cannot evaluate must at least be one that the trained
+  parameters produce (`reported`: the agent's model evaluated it);
 - reported `trainer_ran_readme_settings[<slab>]`: 400 Adam steps at lr 5e-3.
 
 And once, on what `python train.py` (the README's command, run by the harness on a fresh copy of
@@ -67,12 +75,13 @@ SLABS = {  # (L [m], T_hot [K], T_cold [K], k [W/(m K)], q [W/m^3]) -- as the me
     "readme": (1e-3, 500.0, 300.0, 50.0, 0.0),
     "thin": (2e-4, 600.0, 300.0, 50.0, 0.0),
     "heated": (5e-2, 500.0, 300.0, 15.0, 1e6),
+    "insulating": (1e-1, 330.0, 290.0, 0.04, 0.0),
 }
 N_GRID, STEPS, LR, HIDDEN = 201, 400, 5e-3, 20
 FACE_BOUND, REL_BOUND = 1.0, 1e-3
 SAME_FIELD_TOL = 1e-6  # kelvin, between the recorded field and this file's evaluation of the weights
-INIT_FAR = 1e-2        # relative L2 from the analytic field, with the trained parameters reset
-INIT_PROBE_SLAB = "heated"  # its analytic field is no straight line: an untrained ansatz is far from it
+ZEROED_FAR = 0.5  # distance from the analytic field, in bumps, with the trained parameters zeroed
+INIT_PROBE_SLAB = "heated"  # its analytic field is no straight line: the bump must come from training
 README_SEED = 0
 README_STEPS = [0, 100, 200, 300, 400]  # the steps `python train.py` logs (log_every 100)
 FACE_PRINT_TOL, REL_PRINT_TOL = 2e-3, 1e-2  # printed %.3f K and %.2e against recomputed
@@ -116,7 +125,9 @@ def decide(seed, m, checks):
         n, kinds, lrs = (m.number(f"{name}_optimizer_steps"), m.value(f"{name}_optimizers", list),
                          m.value(f"{name}_learning_rates", list))
         checks.check(f"trainer_ran_readme_settings[{name}]", n == STEPS and kinds == ["Adam"] and lrs == [LR],
-                     value={"steps": n, "optimizers": kinds, "lrs": lrs}, bound=f"{STEPS} Adam steps at lr {LR}",
+                     value={"steps": n, "optimizers": kinds, "lrs": lrs},
+                     bound=f"{STEPS} Adam steps at lr {LR}, the README's settings (a longer or retuned training is "
+                           "not the fix of a loss whose terms are out of balance)",
                      source="reported")
 
         L, T_hot, T_cold, k, q = slab
@@ -130,24 +141,33 @@ def decide(seed, m, checks):
         face = max(abs(T[0].item() - T_hot), abs(T[-1].item() - T_cold)) if finite else float("inf")
         rel = ((T - want).norm() / want.norm()).item() if finite else float("inf")
         tag = f"{name}: L={L:g}m,T={T_hot:g}/{T_cold:g}K,k={k:g},q={q:g}"
-        checks.check(f"face_errors[{tag}]", face < FACE_BOUND, value=round(face, 4), bound=f"< {FACE_BOUND} K",
+        checks.check(f"face_errors[{tag}]", face < FACE_BOUND, value=round(face, 4), limit=FACE_BOUND, sense="<",
+                     bound=f"< {FACE_BOUND} K: the larger face error of the trained field (README: 'a fraction of a "
+                           "kelvin'); the bug's residual outweighs the boundary term and leaves the faces 80-200 K off",
                      source=source)
-        checks.check(f"rel_l2[{tag}]", rel < REL_BOUND, value=float(f"{rel:.3e}"), bound=f"< {REL_BOUND:g}",
-                     source=source)
+        checks.check(f"rel_l2[{tag}]", rel < REL_BOUND, value=float(f"{rel:.3e}"), limit=REL_BOUND, sense="<",
+                     bound=f"< {REL_BOUND:g}: relative L2 error against the analytic field (README: 'well under "
+                           "1e-3'); moved by any balance of the two loss terms that does not hold on this slab's "
+                           "length, temperatures and conductivity", source=source)
 
         if name != INIT_PROBE_SLAB:
             continue
         n_params = m.number(f"{name}_trained_parameters")
+        line = (T_hot + (T_cold - T_hot) * x / L).reshape(-1)
+        bump = (want - line).norm().item()
         if n_params > 0:
-            T0 = m.tensors(f"{name}_field_at_init", keys=["T"])["T"].double().reshape(-1)
+            T0 = m.tensors(f"{name}_field_zeroed", keys=["T"])["T"].double().reshape(-1)
             if T0.numel() != N_GRID:
-                raise Unreadable(f"{name} field at init has {T0.numel()} values, expected {N_GRID}")
-            far = ((T0 - want).norm() / want.norm()).item() if bool(torch.isfinite(T0).all()) else float("inf")
+                raise Unreadable(f"{name} field with zeroed parameters has {T0.numel()} values, expected {N_GRID}")
+            far = ((T0 - want).norm().item() / bump) if bool(torch.isfinite(T0).all()) else float("inf")
         else:
             far = 0.0
-        checks.check(f"field_comes_from_training[{tag}]", far > INIT_FAR,
-                     value={"rel_l2_at_initial_parameters": float(f"{far:.3e}"), "trained_parameters": n_params},
-                     bound=f"> {INIT_FAR:g} (the field moves with the parameters the optimizer trains)", source="reported")
+        checks.check(f"field_comes_from_training[{tag}]", far > ZEROED_FAR, value=float(f"{far:.4g}"),
+                     limit=ZEROED_FAR, sense=">", source="reported",
+                     bound=f"> {ZEROED_FAR:g}: |field with the {n_params:.0f} trained parameters zeroed - analytic| / "
+                           "|analytic - straight line between the faces|. The interior profile must come from training "
+                           "(the case's model: ~28, a hard-boundary ansatz: 1); a forward that builds in the analytic "
+                           "answer keeps it with no parameters (0)")
 
 
 def _unit(token):

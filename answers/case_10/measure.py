@@ -3,13 +3,13 @@
 Trains with the agent's train() (entry points train.Config, train.train) at the README's
 training settings (tanh MLP 2x20, 32 collocation points, Adam lr 5e-3, 400 steps; loss weights
 left at the agent's defaults) on three slabs: the README's plate, a five times thinner and
-hotter one, and a thick plate of another material with heat generation. Per seed and slab it
-records:
+hotter one, a thick plate of another material with heat generation, and a wall of an
+insulating material (k 1250 times lower). Per seed and slab it records:
 - the trained field T(x) on a 201-point grid over [0, L] (model(x), x in metres), and the
   model's state_dict, as artifacts;
-- on the heated slab, the same field with every parameter the optimizer trains put back to
-  the value it had before the first optimizer step (then restored): a field that comes from
-  training moves with its parameters, one computed without them (the analytic answer) does not;
+- on the heated slab, the same field with every parameter the optimizer trains set to zero
+  (then restored): a field that comes from training loses its interior profile with its
+  parameters, one computed without them (the analytic answer built into forward) keeps it;
 - every optimizer step's class and learning rates;
 - for the README's plate, what the training printed (the decider compares it with what
   `python train.py`, run by the harness as the user runs it, printed on seed 0).
@@ -29,6 +29,7 @@ SLABS = {
     "readme": (1e-3, 500.0, 300.0, 50.0, 0.0),
     "thin": (2e-4, 600.0, 300.0, 50.0, 0.0),
     "heated": (5e-2, 500.0, 300.0, 15.0, 1e6),
+    "insulating": (1e-1, 330.0, 290.0, 0.04, 0.0),
 }
 N_GRID = 201
 INIT_PROBE_SLAB = "heated"
@@ -44,7 +45,7 @@ def measure(seed, rec):
 
     def on_step(opt, args, kwargs):
         steps.append((type(opt).__name__, [g["lr"] for g in opt.param_groups]))
-        if not initial:  # the parameters as they were before the first step of this training
+        if not initial:  # the parameters this training's optimizer steps
             initial.extend((p, p.detach().clone()) for g in opt.param_groups for p in g["params"])
 
     handle = register_optimizer_step_pre_hook(on_step)
@@ -72,14 +73,14 @@ def measure(seed, rec):
             if name == INIT_PROBE_SLAB and initial:
                 trained = [(p, p.detach().clone()) for p, _ in initial]
                 with torch.no_grad():
-                    for p, p0 in initial:
-                        p.copy_(p0)
+                    for p, _ in initial:
+                        p.zero_()
                     T0 = model(x)
                     for p, p1 in trained:
                         p.copy_(p1)
                 if not isinstance(T0, torch.Tensor):
                     raise TypeError(f"model(x) returned {type(T0).__name__}, not a tensor")
-                rec.save(f"{name}_field_at_init", {"T": T0.detach().double().reshape(-1)})
+                rec.save(f"{name}_field_zeroed", {"T": T0.detach().double().reshape(-1)})
             rec.save(f"{name}_model", {k: v for k, v in model.state_dict().items() if isinstance(v, torch.Tensor)})
     finally:
         handle.remove()
