@@ -68,8 +68,8 @@ BATCH, EPOCHS = 64, 3
 EPOCH_BATCHES = sum(n // BATCH for n in ROWS.values())  # 36
 CONST_VALUES, NUDGES = (0.1, 21.7), (0.0, 1e-6, 2e-6)
 # Model inputs are standardized to unit spread, so 0.1 is a tenth of a real feature. The wrong fixes move
-# inputs by a feature's size or more (std clamped at 1e-6: 1.5-380 under the nudge; a guard on std == 0:
-# +-1 flips; constants fitted to this export: O(1) in other units); a BatchNorm-style epsilon under the
+# inputs by a feature's size or more (std clamped at 1e-6: 1.9 on this machine, up to 380 in the docstring's
+# account; constants fitted to this export: O(1) in other units); a BatchNorm-style epsilon under the
 # square root, a standard and harmless form, moves them by 6e-4 under the nudge and 8e-4 in other units.
 # Until issue 22 both bounds were 1e-3, within a factor 1.2-1.7 of that correct fix.
 NUDGE_TOL, UNITS_TOL = 0.1, 0.1
