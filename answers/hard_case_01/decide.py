@@ -12,13 +12,25 @@ README's settings (`--config configs/experiment.toml`, seed set per run):
   normalized log-probabilities;
 - reported: the loss the training differentiates ends below 1.0 (median of its last 50
   values; cross-entropy over probability rows of 8 classes cannot go under ln(1 + 7/e) = 1.27);
-- recomputed: the model's output is its class scores. The decider loads the trained weights into
-  its own copy of AttnPoolNet (matched by order and shape, so renamed modules are fine), computes
-  the head's scores on inputs it regenerates (the standardized validation windows, and the same
-  windows x4) and requires log_softmax of what the agent's model(x) returned, in eval and in
-  train mode, to equal log_softmax of those scores (max abs difference < 1e-3). Probabilities,
-  rescaled or clamped probabilities, an output that depends on the mode, and training that
-  bypasses forward all move it; logits, log_softmax or logits minus logsumexp do not;
+- the class distribution every consumer reads is the trained scores' softmax, measured at the
+  consumers, not at what forward returns (issue 22: a fix that keeps a documented probability
+  output and hands every consumer its log is as right as one that returns logits). The decider
+  loads the trained weights into its own copy of AttnPoolNet (matched by order and shape, so
+  renamed modules are fine) and recomputes the scores:
+  - reported against recomputed `loss_reads_the_models_log_distribution`: the input of the last
+    training step's cross-entropy (read through log_softmax) or NLL (read as it is), against
+    log_softmax of the scores of the batch the model received (max abs difference < 1e-3).
+    Probabilities (the bug: ~30), clamped log-probabilities (14-19 where the clamp bites) and
+    rescaled probabilities move it; logits, log_softmax, logits minus logsumexp, or the log of
+    probabilities do not;
+  - reported against recomputed `export_serves_the_scores_softmax`: what the ServingModel that
+    train() built serves on raw validation windows is softmax(scores / T) for one T > 0 (T fitted
+    here: the calibration's). The bug serves softmax(probabilities / T);
+  - the metrics and the calibration read the model's output too: checked on the README run below
+    (printed val acc, entropy and the calibration's val nll against the recomputed scores).
+  (Until issue 22 this was `model_output_is_class_scores`: log_softmax(model(x)) == log_softmax
+  (scores) in eval and train mode, on validation windows and on windows x4, inputs the case never
+  feeds. It rejected a correct fix that keeps the probability output.)
 - recomputed: the NLL of the trained weights' scores on the (unaugmented) training windows is
   below 1.0 (gold 0.27; a run that did not train fails it. The bug's own head scores pass it too,
   ~0.35-0.46, because it trains them to a large scale: the other checks catch the bug);
@@ -38,7 +50,9 @@ the user runs it, plain python, no hooks):
 - `readme_run_loss_matches_measured_training`: the loss printed at each logged step equals the
   value the measuring process saw passed to backward at that step for seed 0 (< 1e-3);
 - `readme_run_val_metrics_match_recomputed_model`: the val acc and entropy printed at step 200
-  equal this file's computation from the seed-0 trained weights (within 0.002).
+  equal this file's computation from the seed-0 trained weights (within 0.002), and so does the
+  validation NLL the calibration line prints before scaling (the calibration reads the model's
+  output as scores too; the bug prints 1.4882 where its own scores give ~0.4).
 """
 
 import math
@@ -47,7 +61,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, logged_rows  # noqa: E402
+from verifylib import Unreadable, decide_main, logged_rows, numbers  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -60,8 +74,6 @@ STEPS, PEAK_LR, LOG_EVERY = 200, 0.1, 25
 N_TRAIN, N_VAL, N_CHANNELS, WINDOW, N_CLASSES = 3000, 800, 6, 48, 8
 NOISE, SPREAD, PROTOTYPE_SEED, VAL_SEED_OFFSET = 1.4, 0.15, 1234, 100
 CHANNELS, DEPTH, KERNEL = 32, 2, 5
-PROBE_SCALE = 4.0
-OUTPUTS = [f"{mode}_{probe}" for mode in ("eval", "train") for probe in ("val", "scaled")]
 README_SEED = 0
 README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
 ENTROPY_BOUND, PRINTED_LOSS_TOL, PRINTED_METRIC_TOL = 1.5, 1e-3, 2e-3
@@ -147,44 +159,94 @@ def decide(seed, m, checks):
     checks.check("optimizer_is_the_configured_sgd",
                  n_steps == STEPS and kinds == ["SGD"] and isinstance(peak, float) and abs(peak - PEAK_LR) < 1e-9,
                  value={"steps": n_steps, "optimizers": kinds, "peak_lr": peak},
-                 bound=f"{STEPS} SGD steps peaking at lr {PEAK_LR}", source="reported")
+                 bound=f"{STEPS} SGD steps peaking at lr {PEAK_LR}: the README's config, so a raised lr, another "
+                       "optimizer or a longer run (the user's hypothesis) cannot stand in for the fix", source="reported")
     on_probs, n_ce = m.number("cross_entropy_calls_on_probabilities"), m.number("cross_entropy_calls")
     bad_nll, n_nll = m.number("nll_calls_not_on_log_probabilities"), m.number("nll_calls")
     checks.check("loss_never_receives_probabilities", on_probs == 0 and bad_nll == 0,
                  value={"cross_entropy_calls_on_probabilities": on_probs, "cross_entropy_calls": n_ce,
                         "nll_calls_not_on_log_probabilities": bad_nll, "nll_calls": n_nll},
-                 bound="0 and 0", source="reported")
+                 bound="0 and 0: the bug hands CrossEntropyLoss probability rows (non-negative, summing to 1); an NLL "
+                       "must receive normalized log-probabilities", source="reported")
     values = [float(v) for v in m.value("backward_values_by_step", list)][:STEPS + 1][-50:]
     final = statistics.median(values) if values else float("inf")
     checks.check("optimized_loss_below_probability_floor", final < BOUND,
-                 value={"median_last_50": round(final, 4), "backward_calls": m.number("backward_calls")},
-                 bound=f"< {BOUND} (cross-entropy over probabilities of 8 classes stays >= 1.27)", source="reported")
+                 value=round(final, 4) if math.isfinite(final) else "no backward values",
+                 bound=f"< {BOUND}: median of the last 50 losses backward received ({int(m.number('backward_calls'))} "
+                       "calls); cross-entropy over probability rows of 8 classes cannot go under ln(1 + 7/e) = 1.27",
+                 source="reported", limit=BOUND if math.isfinite(final) else None,
+                 sense="<" if math.isfinite(final) else None)
 
     model = load_weights(m.tensors("model"))
     x_train, y_train, x_val, y_val = splits(seed)
-    outputs = m.tensors("outputs", keys=OUTPUTS)
-    worst = {}
     with torch.no_grad():
         nll = F.cross_entropy(model(x_train.double()), y_train).item()
+        val_scores = model(x_val.double())
         if seed == README_SEED:
-            logp = F.log_softmax(model(x_val.double()), -1)
+            logp = F.log_softmax(val_scores, -1)
             README_SEED_VALUES["val acc"] = (logp.argmax(-1) == y_val).double().mean().item()
             README_SEED_VALUES["entropy"] = -(logp.exp() * logp).sum(-1).mean().item()
-        for name in OUTPUTS:
-            x = x_val * PROBE_SCALE if name.endswith("scaled") else x_val
-            got = outputs[name]
-            if tuple(got.shape) != (N_VAL, N_CLASSES) or not got.is_floating_point():
-                worst[name] = f"shape {tuple(got.shape)} {got.dtype}"
-                continue
-            diff = (F.log_softmax(got.double(), -1) - F.log_softmax(model(x.double()), -1)).abs()
-            worst[name] = round(diff.nan_to_num(float("inf")).max().item(), 6)
-    checks.check("model_output_is_class_scores",
-                 all(isinstance(v, float) and v < OUTPUT_TOL for v in worst.values()), value=worst,
-                 bound=f"max |log_softmax(model(x)) - log_softmax(scores)| < {OUTPUT_TOL}")
-    checks.check("trained_scores_nll_below_1", nll < BOUND, value=round(nll, 4), bound=f"< {BOUND}")
+            README_SEED_VALUES["val nll"] = F.nll_loss(logp, y_val).item()
+
+    # what reached the loss at the last training step (made with the final weights)
+    kind = m.value("last_loss_call")
+    diff, shown = math.inf, "no cross-entropy or NLL call followed a training forward"
+    if kind in ("cross_entropy", "nll_loss"):
+        call = m.tensors("last_loss_call", keys=["input", "x"])
+        got, x = call["input"].double(), call["x"].double()
+        if got.dim() == 2 and got.shape[1] == N_CLASSES and tuple(x.shape[1:]) == (N_CHANNELS, WINDOW) \
+                and len(x) == len(got):
+            with torch.no_grad():
+                want = F.log_softmax(model(x), -1)
+            implied = F.log_softmax(got, -1) if kind == "cross_entropy" else got
+            diff = (implied - want).abs().nan_to_num(math.inf).max().item()
+            shown = round(diff, 6)
+        else:
+            shown = f"loss input {tuple(got.shape)} for windows {tuple(x.shape)}"
+    checks.check("loss_reads_the_models_log_distribution", diff < OUTPUT_TOL, value=shown,
+                 bound=f"< {OUTPUT_TOL}: max |log-distribution the loss read - log_softmax(trained scores)| at the last "
+                       f"training step ({kind}; cross-entropy reads log_softmax of its input, NLL its input as it is), "
+                       "scores recomputed from the final weights on the batch the model received. The loss must be the "
+                       "cross-entropy of the model's predicted distribution, whatever form carries it (logits, "
+                       "log-probabilities, the log of documented probabilities); the bug hands it probabilities, "
+                       "which it reads as a near-uniform distribution (difference ~30)",
+                 source="reported", limit=OUTPUT_TOL if math.isfinite(diff) else None,
+                 sense="<" if math.isfinite(diff) else None)
+
+    # what the export serves: softmax of the trained scores at one temperature (calibration's)
+    residual, shown = math.inf, "train() built no export.ServingModel"
+    if m.number("serving_models_built") > 0:
+        served = m.tensors("served", keys=["probabilities"])["probabilities"].double()
+        if tuple(served.shape) == (N_VAL, N_CLASSES):
+            logp = served.log()
+            cp = logp - logp.mean(-1, keepdim=True)
+            cs = val_scores - val_scores.mean(-1, keepdim=True)
+            inv_t = ((cp * cs).sum() / (cs * cs).sum()).item()
+            if math.isfinite(inv_t) and inv_t > 0:
+                residual = (cp - inv_t * cs).abs().nan_to_num(math.inf).max().item()
+                shown = round(residual, 6)
+            else:
+                shown = f"served log-probabilities do not grow with the scores (fitted 1/T {inv_t})"
+        else:
+            shown = f"served shape {tuple(served.shape)}"
+    checks.check("export_serves_the_scores_softmax", residual < OUTPUT_TOL, value=shown,
+                 bound=f"< {OUTPUT_TOL}: max |centred log of what the exported ServingModel serves on raw validation "
+                       "windows - centred trained scores / T|, T fitted (the calibration's temperature, any T > 0). The "
+                       "phone app gets softmax(scores / T); under the bug it gets softmax(probabilities / T), a "
+                       "different distribution", limit=OUTPUT_TOL if math.isfinite(residual) else None,
+                 sense="<" if math.isfinite(residual) else None)
+    checks.check("trained_scores_nll_below_1", nll < BOUND, value=round(nll, 4),
+                 bound=f"< {BOUND}: the training NLL of the trained weights' scores; a run that did not train stays "
+                       "near ln 8 = 2.08 (the bug's scores pass it: the other checks catch the bug)",
+                 limit=BOUND, sense="<")
     checks.check("optimized_loss_is_the_models_cross_entropy", abs(final - nll) < CONSISTENCY_TOL,
-                 value={"median_last_50_backward": round(final, 4), "train_nll": round(nll, 4)},
-                 bound=f"|difference| < {CONSISTENCY_TOL}", source="reported")
+                 value=round(abs(final - nll), 4) if math.isfinite(final) else "no backward values",
+                 bound=f"< {CONSISTENCY_TOL}: |median of the last 50 losses backward received - the recomputed NLL of "
+                       f"the trained scores ({round(nll, 4)})|. The loss optimized must be the true cross-entropy of the "
+                       "model's predicted distribution (augmentation makes them differ a little); over probabilities "
+                       "it is ~1.1 higher",
+                 source="reported", limit=CONSISTENCY_TOL if math.isfinite(final) else None,
+                 sense="<" if math.isfinite(final) else None)
 
 
 def readme(run, measured, checks):
@@ -198,9 +260,13 @@ def readme(run, measured, checks):
     last = rows.get(STEPS, {})
     loss, entropy = last.get("loss", math.inf), last.get("entropy", math.inf)
     checks.check("readme_run_loss_below_probability_floor", loss < BOUND, value=loss,
-                 bound=f"< {BOUND} at step {STEPS} (cross-entropy over probabilities stays >= 1.27)", source="readme_run")
+                 bound=f"< {BOUND} at step {STEPS}: the README's symptom (loss stalls ~1.4); cross-entropy over "
+                       "probabilities stays >= 1.27", source="readme_run", limit=BOUND if math.isfinite(loss) else None,
+                 sense="<" if math.isfinite(loss) else None)
     checks.check("readme_run_entropy_well_below_ln8", entropy < ENTROPY_BOUND, value=entropy,
-                 bound=f"< {ENTROPY_BOUND} at step {STEPS} (ln 8 = 2.079)", source="readme_run")
+                 bound=f"< {ENTROPY_BOUND} at step {STEPS}: the README's other symptom (validation entropy just under "
+                       "ln 8 = 2.079: softmax of probabilities is near-uniform)", source="readme_run",
+                 limit=ENTROPY_BOUND if math.isfinite(entropy) else None, sense="<" if math.isfinite(entropy) else None)
 
     m = measured.get(README_SEED)
     by_step = [float(v) for v in m.value("backward_values_by_step", list)] if m is not None else []
@@ -212,11 +278,17 @@ def readme(run, measured, checks):
                         "printed": {s: rows[s].get("loss") for s in logged[:12]},
                         "measured": {s: round(by_step[s], 4) for s in logged[:12] if s < len(by_step)}},
                  bound=f"|printed - seed-0 backward value at the same step| < {PRINTED_LOSS_TOL}", source="readme_run")
-    got = {k: (last.get(k), round(v, 4)) for k, v in README_SEED_VALUES.items()}
+    calibration = [numbers(line) for line in run["stdout"].splitlines() if line.startswith("calibration:")]
+    printed = dict(last)
+    if calibration and len(calibration[-1]) >= 2:
+        printed["val nll"] = calibration[-1][1]
+    got = {k: (printed.get(k), round(v, 4)) for k, v in README_SEED_VALUES.items()}
     checks.check("readme_run_val_metrics_match_recomputed_model",
-                 len(got) == 2 and all(p is not None and abs(p - r) < PRINTED_METRIC_TOL for p, r in got.values()),
+                 len(got) == 3 and all(p is not None and abs(p - r) < PRINTED_METRIC_TOL for p, r in got.values()),
                  value={k: {"printed": p, "recomputed": r} for k, (p, r) in got.items()} or "seed 0 not recomputed",
-                 bound=f"printed step-{STEPS} val acc and entropy within {PRINTED_METRIC_TOL} of the seed-0 weights'",
+                 bound=f"printed step-{STEPS} val acc and entropy, and the calibration's val nll before scaling, within "
+                       f"{PRINTED_METRIC_TOL} of the seed-0 weights' scores: the metrics and calibration must read the "
+                       "model's output as the scores it trained",
                  source="readme_run")
 
 

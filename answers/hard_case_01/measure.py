@@ -11,19 +11,23 @@ per seed:
 - every cross-entropy / NLL call with gradients on: whether its input rows were probabilities
   (non-negative, summing to 1) and, for NLL, whether they were normalized log-probabilities;
 - the resolved model section of the config;
-- artifacts: the trained model's state_dict, and what the trained model returns (model(x), in
-  eval and in train mode) on inputs the decider regenerates itself: the standardized validation
-  windows, and the same windows scaled by PROBE_SCALE.
+- what reached the loss at the last training step (the step-200 forward, made with the final
+  weights: the trainer logs it and stops without another update): the input of the last
+  cross-entropy / NLL call that followed a gradient-enabled forward of a (batch, 6, 48) window
+  tensor, which call it was, and that window batch (as it entered the model, augmentation done);
+- what the export serves: the project's ServingModel instance train() built (captured when it
+  is constructed, whatever its arguments), run in eval mode on raw validation windows the
+  decider regenerates; absent when train() built none;
+- artifacts: the trained model's state_dict.
 """
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+from verifylib import EntryPointMissing, import_workspace_module, measure_main, require  # noqa: E402
 
 README_ARGS = ["--config", "configs/experiment.toml"]
-PROBE_SCALE = 4.0
 MAX_BY_STEP = 1000
 N_TRAIN, N_VAL, N_CHANNELS, WINDOW, N_CLASSES = 3000, 800, 6, 48, 8
 NOISE, SPREAD, PROTOTYPE_SEED, VAL_SEED_OFFSET = 1.4, 0.15, 1234, 100
@@ -49,13 +53,10 @@ def recordings(n, seed):
     return x + NOISE * torch.randn(n, N_CHANNELS, WINDOW, generator=g), y
 
 
-def validation_inputs(seed):
-    """Standardized validation windows, with statistics of the (unaugmented) training windows."""
-    x_train, _ = recordings(N_TRAIN, seed)
+def raw_validation_windows(seed):
+    """The raw (unstandardized) validation windows, what the exported model is served."""
     x_val, _ = recordings(N_VAL, seed + VAL_SEED_OFFSET)
-    mean = x_train.mean(dim=(0, 2), keepdim=True)
-    std = x_train.std(dim=(0, 2), keepdim=True).clamp_min(1e-3)
-    return (x_val - mean) / std
+    return x_val
 
 
 def classify_rows(x):
@@ -72,14 +73,23 @@ def classify_rows(x):
 def measure(seed, rec):
     import torch
     import torch.nn.functional as F
+    from torch.nn.modules.module import register_module_forward_pre_hook
     from torch.optim.optimizer import register_optimizer_step_pre_hook
 
     steps, backward_values = [], []
     loss_inputs = {"cross_entropy": [], "nll_loss": []}
+    windows = {"x": None, "fresh": False}
+    last_loss = {}
 
     def on_step(opt, args, kwargs):
         size = sum(p.numel() for g in opt.param_groups for p in g["params"])
         steps.append((type(opt).__name__, [g["lr"] for g in opt.param_groups], size))
+
+    def on_forward(module, args):
+        x = args[0] if args else None
+        if (torch.is_grad_enabled() and isinstance(x, torch.Tensor) and x.dim() == 3
+                and tuple(x.shape[1:]) == (N_CHANNELS, WINDOW)):
+            windows.update(x=x, fresh=True)
 
     backward = torch.autograd.backward
 
@@ -95,13 +105,30 @@ def measure(seed, rec):
         def loss_fn(input, target, *args, **kwargs):
             if torch.is_grad_enabled() and isinstance(input, torch.Tensor) and input.dim() == 2 and input.requires_grad:
                 loss_inputs[name].append(classify_rows(input))
+                x = windows["x"]
+                if windows["fresh"] and x is not None and len(x) == len(input):
+                    last_loss.update(kind=name, input=input.detach().clone(), x=x.detach().clone())
+                    windows["fresh"] = False
             return originals[name](input, target, *args, **kwargs)
         return loss_fn
+
+    served = []
+    try:
+        serving_cls = getattr(import_workspace_module("har.export"), "ServingModel", None)
+    except EntryPointMissing:
+        serving_cls = None  # no export module: the decider fails the export check, saying so
+    serving_init = serving_cls.__init__ if isinstance(serving_cls, type) else None
+    if serving_init is not None:
+        def capturing_init(self, *args, **kwargs):
+            serving_init(self, *args, **kwargs)
+            served.append(self)
+        serving_cls.__init__ = capturing_init
 
     torch.autograd.backward = recording_backward
     for name in loss_inputs:
         setattr(F, name, recording(name))
     handle = register_optimizer_step_pre_hook(on_step)
+    forward_handle = register_module_forward_pre_hook(on_forward)
     try:
         train = import_workspace_module("train")
         config_from_args, train_fn = require(train, "config_from_args", "train")
@@ -110,9 +137,12 @@ def measure(seed, rec):
         model, _ = train_fn(cfg)
     finally:
         handle.remove()
+        forward_handle.remove()
         torch.autograd.backward = backward
         for name, fn in originals.items():
             setattr(F, name, fn)
+        if serving_init is not None:
+            serving_cls.__init__ = serving_init
     rec.put("model_config", model_section)
     training = [(kind, lrs) for kind, lrs, size in steps if size > 1]  # not the calibration's one temperature
     rec.put("optimizer_steps", len(training))
@@ -128,18 +158,19 @@ def measure(seed, rec):
     rec.put("nll_calls", len(nll))
     rec.put("nll_calls_not_on_log_probabilities", sum(not lp for _, lp in nll))
     rec.save("model", model.state_dict())
+    rec.put("last_loss_call", last_loss.get("kind"))
+    if last_loss:
+        rec.save("last_loss_call", {"input": last_loss["input"], "x": last_loss["x"]})
 
-    x_val = validation_inputs(seed)
-    outputs = {}
-    with torch.no_grad():
-        for mode in ("eval", "train"):
-            model.train(mode == "train")
-            for probe, x in (("val", x_val), ("scaled", x_val * PROBE_SCALE)):
-                out = model(x)
-                if not isinstance(out, torch.Tensor):
-                    raise TypeError(f"model(x) returned {type(out).__name__}, not a tensor")
-                outputs[f"{mode}_{probe}"] = out
-    rec.save("outputs", outputs)
+    rec.put("serving_models_built", len(served))
+    if served:
+        serving = served[-1]
+        serving.eval()
+        with torch.no_grad():
+            out = serving(raw_validation_windows(seed))
+        if not isinstance(out, torch.Tensor):
+            raise TypeError(f"the ServingModel returned {type(out).__name__}, not a tensor")
+        rec.save("served", {"probabilities": out})
 
 
 measure_main(measure)

@@ -19,16 +19,16 @@ passed to train.run. Checks per seed:
 - recomputed: a second dead sensor, and constants float32 cannot hold: with bldg-D's
   humidity set to 0.1 and to 21.7 and bldg-A's setpoint to 21.7, each nudged by a relative
   1e-6 and 2e-6, training runs through with finite inputs, and no model input moves by more
-  than 1e-3 under the nudge (an epsilon in the denominator turns the mean's rounding residual
+  than 0.1 (a tenth of a standardized unit) under the nudge (an epsilon in the denominator turns the mean's rounding residual
   into a fake feature of size 1.5 to 380 that jumps under the nudge; nan_to_num gives 3e38;
   dropping the humidity column leaves the setpoint as 0/0). Whether each of these runs, and
   the units run below, trained through is reported; the inputs are recomputed from artifacts;
 - recomputed: the same export in other units (deg F temperatures, humidity as a fraction)
-  gives the model the same inputs (within 1e-3) as the README run's first epoch: the inputs
+  gives the model the same inputs (within 0.1) as the README run's first epoch: the inputs
   are standardized with statistics of the data train() is given, not constants;
-- reported: a batch of one row (batch_size=1, 30 rows per building) trains through; the
-  recomputed check is that its inputs are finite (a column has no spread in a 1-row batch;
-  the unbiased std is NaN there, not 0);
+  (No check at batch size 1: the case never runs it (batch 64, whole batches only), and a
+  guard that is right for every batch the case runs may rightly leave a 1-row batch's unbiased
+  std NaN. Issue 22 found such a check rejecting correct fixes.)
 - reported: a raw NaN injected in one batch still surfaces (train() raises, or a loss is
   non-finite): it must not be hidden by nan_to_num or by skipping the batch.
 
@@ -64,10 +64,15 @@ import torch  # noqa: E402
 
 BUILDINGS = {"bldg-A", "bldg-B", "bldg-C", "bldg-D", "bldg-E", "bldg-F"}
 ROWS = {"bldg-A": 420, "bldg-B": 384, "bldg-C": 450, "bldg-D": 400, "bldg-E": 372, "bldg-F": 436}
-BATCH, EPOCHS, BATCH1_ROWS = 64, 3, 30
+BATCH, EPOCHS = 64, 3
 EPOCH_BATCHES = sum(n // BATCH for n in ROWS.values())  # 36
 CONST_VALUES, NUDGES = (0.1, 21.7), (0.0, 1e-6, 2e-6)
-NUDGE_TOL, UNITS_TOL = 1e-3, 1e-3
+# Model inputs are standardized to unit spread, so 0.1 is a tenth of a real feature. The wrong fixes move
+# inputs by a feature's size or more (std clamped at 1e-6: 1.9 on this machine, up to 380 in the docstring's
+# account; constants fitted to this export: O(1) in other units); a BatchNorm-style epsilon under the
+# square root, a standard and harmless form, moves them by 6e-4 under the nudge and 8e-4 in other units.
+# Until issue 22 both bounds were 1e-3, within a factor 1.2-1.7 of that correct fix.
+NUDGE_TOL, UNITS_TOL = 0.1, 0.1
 README_SEED, LOG_EVERY, FINAL_LAST = 0, 5, 20  # `python train.py --config configs/experiment.toml`: seed 0
 README_STEPS = list(range(0, EPOCHS * EPOCH_BATCHES, LOG_EVERY))
 NLL_TOL, MAE_TOL = 2e-4, 0.011
@@ -115,14 +120,15 @@ def decide(seed, m, checks):
     ok, value = trained_through(m, "readme", EPOCHS * EPOCH_BATCHES)
     checks.check("readme:trains_through_every_building", ok, value=value,
                  bound=f"no error, {EPOCHS * EPOCH_BATCHES} batches, one history row and one forward each, "
-                       "every loss finite", source="reported")
+                       "every loss finite (the bug stops the README's run at the first bldg-D batch)", source="reported")
     readme = inputs(m, "readme", m.number("readme:forwards"))
     bad = [k for k, x in enumerate(readme) if not torch.isfinite(x).all()]
     checks.check("readme:model_inputs_finite", bool(readme) and not bad,
-                 value={"forwards": len(readme), "non_finite": bad[:5]}, bound="every input finite")
+                 value={"forwards": len(readme), "non_finite": bad[:5]},
+                 bound="every input finite (the bug's (x - mean) / 0 makes every bldg-D batch NaN or inf)")
 
     # 2. the loader's contract, in every run that streams the export
-    tags = ["readme", "units", "poison", "batch1"] + [tag_of(v, k) for v in CONST_VALUES for k in NUDGES]
+    tags = ["readme", "units", "poison"] + [tag_of(v, k) for v in CONST_VALUES for k in NUDGES]
     foreign = {t: m.number(f"{t}:foreign_rows") for t in tags}
     names = {t: set(m.value(f"{t}:batch_shards", list)) for t in tags}
     unknown = sorted({n for t in tags for n in names[t]} - BUILDINGS)[:5]
@@ -148,10 +154,18 @@ def decide(seed, m, checks):
                 tuple(a.shape) == tuple(b.shape) for xs in runs[1:] for a, b in zip(runs[0], xs)):
             jump = max((torch.stack([xs[j] for xs in runs]).amax(0) - torch.stack([xs[j] for xs in runs]).amin(0))
                        .max().item() for j in range(len(runs[0])))
-        checks.check(f"dead_sensor_{v:g}:finite_and_stable_under_nudge", not problems and jump < NUDGE_TOL,
-                     value={"problems": problems, "max_input_change_under_nudge": jump if math.isfinite(jump) else "n/a"},
-                     bound=f"trains through, inputs finite, no input moves by >= {NUDGE_TOL:g} when the constants "
-                           "move by 1e-6 (relative)")
+        checks.check(f"dead_sensor_{v:g}:trains_through_with_finite_inputs", not problems,
+                     value={"problems": problems} if problems else "every nudge trained through, inputs finite",
+                     bound="every run trains through with finite model inputs: a second dead sensor and a constant "
+                           "float32 cannot hold are what the README's bldg-D column is, in other columns and values",
+                     source="reported")
+        checks.check(f"dead_sensor_{v:g}:inputs_stable_under_nudge", jump < NUDGE_TOL,
+                     value=jump if math.isfinite(jump) else "n/a (a run did not train through)",
+                     limit=NUDGE_TOL if math.isfinite(jump) else None, sense="<" if math.isfinite(jump) else None,
+                     bound=f"< {NUDGE_TOL:g}: the largest change of any model input when the constants move by "
+                           "1e-6 relative, inputs being standardized to unit spread. A flat column carries no signal; a "
+                           "clamp of the std at 1e-6 turns the mean's rounding residual into a fake feature of size "
+                           "1.5-380 that jumps here (a BatchNorm-style epsilon: 6e-4)")
 
     # 4. the same export in other units
     ok, value = trained_through(m, "units", EPOCH_BATCHES)
@@ -159,17 +173,16 @@ def decide(seed, m, checks):
     diff = math.inf
     if ok and len(readme) >= len(units) and all(tuple(a.shape) == tuple(b.shape) for a, b in zip(units, readme)):
         diff = max((a - b).abs().nan_to_num(math.inf).max().item() for a, b in zip(units, readme))
-    checks.check("units:model_inputs_independent_of_units", ok and diff < UNITS_TOL,
-                 value={"run": value, "max_abs_diff_to_readme_epoch0": diff if math.isfinite(diff) else "n/a"},
-                 bound=f"trains through, |inputs(deg F, fraction) - inputs(deg C, %)| < {UNITS_TOL:g}")
+    checks.check("units:trains_through", ok, value=value,
+                 bound=f"no error, {EPOCH_BATCHES} batches, every loss finite", source="reported")
+    checks.check("units:model_inputs_independent_of_units", diff < UNITS_TOL,
+                 value=diff if math.isfinite(diff) else "n/a (shapes differ or the run did not train through)",
+                 limit=UNITS_TOL if math.isfinite(diff) else None, sense="<" if math.isfinite(diff) else None,
+                 bound=f"< {UNITS_TOL:g}: max |inputs(deg F, fraction) - inputs(deg C, %)| over the first epoch; "
+                       "standardizing with statistics of the data given makes the units cancel, constants "
+                       "tuned to this export do not")
 
-    # 5. a batch of one row
-    ok, value = trained_through(m, "batch1", len(ROWS) * BATCH1_ROWS)
-    checks.check("batch1:trains_through", ok, value=value, bound="no error, every loss finite", source="reported")
-    xs = inputs(m, "batch1", m.number("batch1:forwards"))
-    checks.check("batch1:model_inputs_finite", all_finite(xs), value={"forwards": len(xs)}, bound="every input finite")
-
-    # 6. a genuinely broken raw value
+    # 5. a genuinely broken raw value
     error, bad_losses = m.value("poison:error"), m.number("poison:non_finite_losses")
     checks.check("raw_nan_still_surfaces", m.number("poison:batches") >= 3 and (error is not None or bad_losses > 0),
                  value={"error": error, "non_finite_losses": bad_losses, "history_rows": m.number("poison:history_rows")},

@@ -38,6 +38,7 @@ best-epoch and re-validated line equal to the measuring process's seed-0 run wit
 the last printed digit: code that behaves differently under the verifier fails).
 """
 
+import math
 import sys
 from pathlib import Path
 
@@ -173,11 +174,13 @@ def decide(seed, m, checks):
     epochs, steps = m.number("epochs"), m.number("optimizer_steps")
     checks.check("training_ran_readme_configuration", epochs == EPOCHS and steps == EPOCHS * STEPS_PER_EPOCH,
                  value={"epochs": epochs, "optimizer_steps": steps},
-                 bound=f"{EPOCHS} epochs, {EPOCHS * STEPS_PER_EPOCH} optimizer steps", source="reported")
+                 bound=f"{EPOCHS} epochs, {EPOCHS * STEPS_PER_EPOCH} optimizer steps: the README's configuration",
+                 source="reported")
     p, tracking = m.value("dropout_p", list), m.value("batchnorm_tracking", list)
     checks.check("model_keeps_dropout_and_batchnorm", p == [DROPOUT, DROPOUT] and tracking == [True, True, True],
                  value={"dropout_p": p, "batchnorm_tracking_running_stats": tracking},
-                 bound="2 x Dropout(0.3), 3 x BatchNorm with running stats", source="reported")
+                 bound="2 x Dropout(0.3), 3 x BatchNorm with running stats: removing them hides the symptom "
+                       "instead of validating in eval mode", source="reported")
     n_tr = m.number("training_forwards")
     bad_tr = m.number("training_forwards_not_in_train_mode")
     checks.check("training_forwards_in_train_mode", n_tr > 0 and bad_tr == 0,
@@ -224,17 +227,23 @@ def decide(seed, m, checks):
     diffs.update({f"printed_{e}": abs(v - recomputed[e]) for e, v in printed.items() if e in recomputed})
     worst = max(diffs.values()) if diffs else float("inf")
     checks.check("logged_validation_is_eval_mode_loss", not problems and worst <= LOSS_TOL,
-                 value={"max_abs_diff": round(worst, 6), "recomputed": {e: round(v, 4) for e, v in recomputed.items()},
-                        "logged": {e: round(v, 4) for e, v in logged.items()}, "problems": problems},
-                 bound=f"|logged - recomputed eval-mode loss| <= {LOSS_TOL} for every epoch")
+                 value=round(worst, 6) if math.isfinite(worst) and not problems else "; ".join(problems) or "n/a",
+                 bound=f"<= {LOSS_TOL}: max |logged - recomputed eval-mode loss| over the epochs (recomputed "
+                       f"{ {e: round(v, 4) for e, v in recomputed.items()} }, logged "
+                       f"{ {e: round(v, 4) for e, v in logged.items()} }). Validation in training mode logs the loss "
+                       "of dropout masks and batch statistics, 0.01-0.1 off; batched vs whole-split eval ~1e-7",
+                 limit=LOSS_TOL if math.isfinite(worst) and not problems else None,
+                 sense="<" if math.isfinite(worst) and not problems else None)
 
     best_logged = min(logged.values()) if logged else float("nan")
     best_recomputed = min(recomputed.values()) if recomputed else float("nan")
-    ok = abs(ret_loss - best_logged) <= LOSS_TOL and abs(ret_loss - best_recomputed) <= LOSS_TOL
-    checks.check("returned_model_matches_logged_best", ok,
-                 value={"returned_eval_loss": round(ret_loss, 6), "best_logged": round(best_logged, 6),
-                        "best_recomputed": round(best_recomputed, 6)},
-                 bound=f"equal within {LOSS_TOL}")
+    gap = max(abs(ret_loss - best_logged), abs(ret_loss - best_recomputed))
+    ok = gap <= LOSS_TOL
+    checks.check("returned_model_matches_logged_best", ok, value=round(gap, 6) if math.isfinite(gap) else "n/a",
+                 bound=f"<= {LOSS_TOL}: |returned model's eval loss ({round(ret_loss, 6)}) - best logged "
+                       f"({round(best_logged, 6)}) or best recomputed ({round(best_recomputed, 6)})|; training-mode "
+                       "validation picks the best epoch by noisy losses and changes the model it keeps",
+                 limit=LOSS_TOL if math.isfinite(gap) else None, sense="<" if math.isfinite(gap) else None)
 
     reval = m.value("printed_revalidated_losses")
     if reval is None:
@@ -244,8 +253,10 @@ def decide(seed, m, checks):
             raise Unreadable("printed_revalidated_losses is not a list of losses")
         worst = max(abs(float(v) - ret_loss) for v in reval)
         checks.check("revalidation_printed_matches", worst <= PRINT_TOL,
-                     value={"printed": reval, "returned_eval_loss": round(ret_loss, 4)},
-                     bound=f"every printed re-validated loss within {PRINT_TOL} of the returned model's")
+                     value=round(worst, 6),
+                     bound=f"<= {PRINT_TOL}: max |printed re-validated loss {reval} - the returned model's eval loss "
+                           f"({round(ret_loss, 4)})|; validating in training mode gives a different loss each time",
+                     limit=PRINT_TOL, sense="<")
 
     batches = m.value("probe_epochs", list)
     results, failing = {}, []
@@ -292,11 +303,12 @@ def readme(run, measured, checks):
     best_loss = best[1] if best is not None and len(best) >= 3 else float("nan")
     spread = (max(abs(v - best_loss) for v in reval_losses) if shape_ok else float("inf"))
     checks.check("readme_run_revalidation_repeatable", shape_ok and spread <= REPEAT_TOL,
-                 value={"best_epoch_val_loss": best_loss, "revalidated": reval_losses,
-                        "max_abs_diff": round(spread, 6) if shape_ok else None,
-                        "epochs_printed": sorted(epochs)},
-                 bound=f"8 epoch lines; the 3 re-validated losses and the best epoch's val loss equal within {REPEAT_TOL}",
-                 source="readme_run")
+                 value=round(spread, 6) if shape_ok else {"best_epoch_val_loss": best_loss, "revalidated": reval_losses,
+                                                          "epochs_printed": sorted(epochs)},
+                 bound=f"8 epoch lines; the 3 re-validated losses {reval_losses} and the best epoch's val loss "
+                       f"({best_loss}) equal within {REPEAT_TOL}: "
+                       "the README's symptom is three re-validations of one checkpoint disagreeing",
+                 source="readme_run", limit=REPEAT_TOL if shape_ok else None, sense="<" if shape_ok else None)
 
     if README_SEED not in measured:
         raise Unreadable(f"no usable measurement for seed {README_SEED} to compare the README run with")

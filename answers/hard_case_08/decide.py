@@ -92,13 +92,15 @@ def decide(seed, m, checks):
     checks.check("readme_run_trains_on_current_template", n_batches == README_RUN_STEPS + 1 and rows > 0 and bad_rows == 0,
                  value={"batches": n_batches, "rows": rows, "rows_not_rendered_with_current_template": bad_rows,
                         "first_such_row": first_bad},
-                 bound=f"{README_RUN_STEPS + 1} batches, every row an example rendered with templates/chat.json as the README has it")
+                 bound=f"{README_RUN_STEPS + 1} batches, every row an example rendered with templates/chat.json as the README "
+                       "has it: the shipped cache holds the old template's tokenization, which the bug serves")
 
     diffs = {name: compare(unflat(m.tensors(name, keys=["ids", "labels", "offsets"])), shipped_want)
              for name in ("shipped", "shipped_rerun")}
     checks.check("readme_config_data_matches_current_template", not any(diffs.values()),
                  value={k: v for k, v in diffs.items() if v} or "equal",
-                 bound="prepare_data(configs/sft.toml) and its rerun == uncached tokenization with the README's template")
+                 bound="prepare_data(configs/sft.toml) and its rerun == uncached tokenization with the README's template "
+                       "(exact: a cache may only ever return what tokenizing now would)")
 
     counts = m.value("probe_encode_calls", dict)
     rows = probe_rows(seed)
@@ -111,13 +113,18 @@ def decide(seed, m, checks):
             hits[name] = counts.get(name)
     checks.check("every_template_edit_is_picked_up", not failing,
                  value={"failing_steps": sorted(failing), "first": next(iter(failing.values()), None)},
-                 bound="after every single-field same-length edit and an old-mtime restore: == uncached tokenization")
+                 bound="after every single-field same-length edit and an old-mtime restore: == uncached tokenization. "
+                       "The README's trigger is an in-place template edit; a key on part of the template, on the size, "
+                       "or on modification times (a backup restored with cp -p / tar / rsync -a keeps its old mtime) "
+                       "serves a stale entry here")
 
     hits["readme_config_rerun"] = m.value("shipped_rerun_encode_calls")
     limits = {name: (len(rows) if name.startswith("t0") else len(shipped_want)) for name in hits}
     ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and v < limits[k] for k, v in hits.items())
     checks.check("unchanged_template_served_from_cache", ok, value={"encode_calls": hits},
-                 bound=f"fewer encode calls than conversations ({len(rows)} probe, {len(shipped_want)} shipped)",
+                 bound=f"fewer encode calls than conversations ({len(rows)} probe, {len(shipped_want)} shipped): the "
+                       "README's config uses the cache; switching it off or clearing it every run hides the stale "
+                       "entry instead of keying it right",
                  source="reported")
 
 

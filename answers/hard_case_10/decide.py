@@ -17,7 +17,11 @@ T = T_hot + (T_cold - T_hot) xi + q L^2 / (2k) xi (1 - xi), xi = x / L:
   thin:   L 0.2 mm, 600 K / 300 K, k 50, q 0 (the residual's weight x625 vs the README's:
           rejects a loss weight tuned to the 1 mm plate);
   heated: L 5 cm, 500 K / 300 K, k 15, q 1e6 W/m^3 (a 21 K bump; rejects a formulation
-          whose source term is not rescaled with the derivative, and a tuned weight again).
+          whose source term is not rescaled with the derivative, and a tuned weight again);
+  insulator: L 2 mm, 400 K / 300 K, k 0.2 (a polymer sheet), q 0 (the residual's weight
+          x62,500 vs steel at the same L: rejects a weight that scales with L^4 but ignores the
+          conductivity, which the heated slab's k 15 does not: such a weight tuned on steel is off
+          by only 11x there and still passes it).
 
 Checks per seed and slab:
 - `face_errors[<slab>]`: both face temperatures within 1 K (README: "a fraction of a
@@ -30,11 +34,16 @@ Checks per seed and slab:
   boundary values built in), so the field could only be taken as recorded;
 - `field_comes_from_training[heated]`: the heated slab's field, evaluated by the measuring
   process with every parameter the optimizer trained put back to its value before the first
-  step, is far from the analytic one (relative L2 > 1e-2, ten times the bound above; gold
-  0.53-1.19, the hard-boundary ansatz 0.030-0.070 on seeds 0-2, since its built-in straight line
-  is not the heated slab's curved profile; a forward that returns the analytic solution plus a
-  vanishing network term: 0). So a field reported by a model this file cannot evaluate must at
-  least be one that the trained parameters produce (`reported`: the agent's model evaluated it);
+  step, is far from the analytic one, measured against the part of the analytic field that no
+  boundary data holds: ||T_init - T_exact|| / ||T_exact - straight line between the faces|| > 0.1.
+  A field that only training can produce must miss the heat-generation bump (21 K) before
+  training; a forward that returns the analytic solution (plus a vanishing network term) does
+  not (0). Measured against the bump, not against the whole field, so that a hard-boundary
+  ansatz (the straight line built in, a standard PINN method) is not judged by how close its
+  built-in line happens to be: against ||T_exact|| it was 0.030-0.070, a factor 3-7 from a 1e-2
+  bound; against the bump it is of order 1. So a field reported by a model this file cannot
+  evaluate must at least be one that the trained parameters produce (`reported`: the agent's
+  model evaluated it);
 - reported `trainer_ran_readme_settings[<slab>]`: 400 Adam steps at lr 5e-3.
 
 And once, on what `python train.py --config configs/slab.toml` (the README's command, run by the harness on a fresh copy of
@@ -70,11 +79,12 @@ SLABS = {  # (L [m], T_hot [K], T_cold [K], k [W/(m K)], q [W/m^3]) -- as the me
     "readme": (1e-3, 500.0, 300.0, 50.0, 0.0),
     "thin": (2e-4, 600.0, 300.0, 50.0, 0.0),
     "heated": (5e-2, 500.0, 300.0, 15.0, 1e6),
+    "insulator": (2e-3, 400.0, 300.0, 0.2, 0.0),
 }
 N_GRID, STEPS, LR, HIDDEN = 201, 400, 5e-3, 20
 FACE_BOUND, REL_BOUND = 1.0, 1e-3
 SAME_FIELD_TOL = 1e-6  # kelvin, between the recorded field and this file's evaluation of the weights
-INIT_FAR = 1e-2        # relative L2 from the analytic field, with the trained parameters reset
+INIT_FAR = 0.1         # distance from the analytic field with the trained parameters reset, per unit of its bump
 INIT_PROBE_SLAB = "heated"  # its analytic field is no straight line: an untrained ansatz is far from it
 README_SEED = 0
 README_STEPS = [0, 100, 200, 300, 400]  # the steps the README command logs (log_every 100)
@@ -119,7 +129,8 @@ def decide(seed, m, checks):
         n, kinds, lrs = (m.number(f"{name}_optimizer_steps"), m.value(f"{name}_optimizers", list),
                          m.value(f"{name}_learning_rates", list))
         checks.check(f"trainer_ran_readme_settings[{name}]", n == STEPS and kinds == ["Adam"] and lrs == [LR],
-                     value={"steps": n, "optimizers": kinds, "lrs": lrs}, bound=f"{STEPS} Adam steps at lr {LR}",
+                     value={"steps": n, "optimizers": kinds, "lrs": lrs}, bound=f"{STEPS} Adam steps at lr {LR}: the README's training settings, "
+                     "so a longer run, another optimizer or a tuned lr cannot stand in for the balance",
                      source="reported")
 
         L, T_hot, T_cold, k, q = slab
@@ -133,10 +144,14 @@ def decide(seed, m, checks):
         face = max(abs(T[0].item() - T_hot), abs(T[-1].item() - T_cold)) if finite else float("inf")
         rel = ((T - want).norm() / want.norm()).item() if finite else float("inf")
         tag = f"{name}: L={L:g}m,T={T_hot:g}/{T_cold:g}K,k={k:g},q={q:g}"
-        checks.check(f"face_errors[{tag}]", face < FACE_BOUND, value=round(face, 4), bound=f"< {FACE_BOUND} K",
-                     source=source)
-        checks.check(f"rel_l2[{tag}]", rel < REL_BOUND, value=float(f"{rel:.3e}"), bound=f"< {REL_BOUND:g}",
-                     source=source)
+        checks.check(f"face_errors[{tag}]", face < FACE_BOUND, value=round(face, 4),
+                     bound=f"< {FACE_BOUND} K (README: faces 'within a fraction of a kelvin'; the unbalanced loss "
+                           "leaves them 80-200 K off on every plate whose terms it does not put in one unit)",
+                     source=source, limit=FACE_BOUND, sense="<")
+        checks.check(f"rel_l2[{tag}]", rel < REL_BOUND, value=float(f"{rel:.3e}"),
+                     bound=f"< {REL_BOUND:g} (README: 'well under 1e-3'; the unbalanced loss follows the residual "
+                           "and leaves the field 0.15-0.22 off)",
+                     source=source, limit=REL_BOUND, sense="<")
 
         if name != INIT_PROBE_SLAB:
             continue
@@ -145,12 +160,16 @@ def decide(seed, m, checks):
             T0 = m.tensors(f"{name}_field_at_init", keys=["T"])["T"].double().reshape(-1)
             if T0.numel() != N_GRID:
                 raise Unreadable(f"{name} field at init has {T0.numel()} values, expected {N_GRID}")
-            far = ((T0 - want).norm() / want.norm()).item() if bool(torch.isfinite(T0).all()) else float("inf")
+            line = (T_hot + (T_cold - T_hot) * x / L).reshape(-1)
+            far = (((T0 - want).norm() / (want - line).norm()).item() if bool(torch.isfinite(T0).all())
+                   else float("inf"))
         else:
             far = 0.0
-        checks.check(f"field_comes_from_training[{tag}]", far > INIT_FAR,
-                     value={"rel_l2_at_initial_parameters": float(f"{far:.3e}"), "trained_parameters": n_params},
-                     bound=f"> {INIT_FAR:g} (the field moves with the parameters the optimizer trains)", source="reported")
+        checks.check(f"field_comes_from_training[{tag}]", far > INIT_FAR, value=float(f"{far:.3e}"),
+                     bound=f"> {INIT_FAR:g}: ||field at the initial parameters - analytic|| per unit of the analytic "
+                           "field's heat-generation bump (what no boundary data gives); a field computed without "
+                           f"the trained parameters sits at 0 ({int(n_params)} trained parameter tensors reset)",
+                     source="reported", limit=INIT_FAR, sense=">")
 
 
 def _unit(token):

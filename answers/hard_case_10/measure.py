@@ -4,7 +4,8 @@ Trains with the agent's train() on the configuration the README runs (entry poin
 config.load_config, train.train: configs/slab.toml, pinned by overrides to its training settings:
 tanh MLP 2x20, 32 grid collocation points, Adam lr 5e-3, 400 steps; loss weights and everything
 else left as the agent's config has them) on three slabs: the README's plate, a five times thinner and
-hotter one, and a thick plate of another material with heat generation. Per seed and slab it
+hotter one, a thick plate of another material with heat generation, and a polymer sheet (a
+conductivity 250 times lower than the README's steel). Per seed and slab it
 records:
 - the trained field T(x) on a 201-point grid over [0, L] (model(x), x in metres), and the
   model's state_dict, as artifacts;
@@ -32,6 +33,7 @@ SLABS = {
     "readme": (1e-3, 500.0, 300.0, 50.0, 0.0),
     "thin": (2e-4, 600.0, 300.0, 50.0, 0.0),
     "heated": (5e-2, 500.0, 300.0, 15.0, 1e6),
+    "insulator": (2e-3, 400.0, 300.0, 0.2, 0.0),
 }
 N_GRID = 201
 INIT_PROBE_SLAB = "heated"
