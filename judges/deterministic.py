@@ -25,6 +25,12 @@ MAX_SPAN_LINES = 30
 MIN_SPAN_CAP = 5
 
 
+# Lines a report may name beyond the key's own span in a file: the function's signature and decorators
+# above a key span that starts at its body. A blind solver's `monitor.py:13-24` (the whole function)
+# failed a cap of 11 in a 33-line file whose key span is 14-24.
+KEY_SPAN_SLACK = 3
+
+
 def span_cap(n_lines: int | None) -> int:
     """The widest span a report may name in a file of ``n_lines``: 30 lines, and never more than a
     third of the file (at least 5), so that naming a whole short file is not localizing."""
@@ -66,7 +72,7 @@ def location_match(report: Report | None, locations: list[Location], file_lines:
     MAX_SPANS spans, and together they may cover at most MAX_SPAN_LINES lines and at most
     ``span_cap`` lines of any one file (the union of its spans there, overlaps counted once), so
     that tiling a file with several narrow spans is no more localizing than naming it whole. The
-    key's own spans are the floor of both limits."""
+    key's own spans (plus ``KEY_SPAN_SLACK`` lines in their file) are the floor of both limits."""
     file_lines = file_lines or {}
     reported = parse_locations(report.location if report else "")
     details = {"reported": [f"{f}:{s}-{e}" for f, s, e in reported],
@@ -82,7 +88,7 @@ def location_match(report: Report | None, locations: list[Location], file_lines:
 
     def cap_for(file: str) -> int:
         key_lines = _union_lines([(l.start_line, l.end_line) for l in locations if l.file == file])
-        return max(span_cap(file_lines.get(file)), key_lines)
+        return max(span_cap(file_lines.get(file)), key_lines + KEY_SPAN_SLACK if key_lines else 0)
 
     if not reported:
         return fail("no file:line in the report")

@@ -165,3 +165,22 @@ def test_location_match_key_spans_are_the_floor_of_the_union():
     assert exact.status == "pass"
     wider = location_match(Report(root_cause="x", location="a.py:1-20; b.py:1-21"), key, lines)
     assert wider.status == "fail" and "together cover 41 lines" in wider.reason
+
+
+def test_location_match_allows_the_signature_above_a_key_span(project_root):
+    """A blind solver named the whole function (`monitor.py:13-24`, 12 lines) in a 33-line file whose key span is
+    its body (14-24, 11 lines): a third of the file is 11, so only the key's span plus a little slack lets the
+    signature in. Tiling the file is still not localizing."""
+    from judges.grading import case_file_lines
+
+    case = load_case(project_root, "case_05")
+    lines = case_file_lines(case)
+
+    def verdict(text):
+        return location_match(Report(root_cause="x", location=text), case.key.locations, lines)
+
+    assert verdict("monitor.py:13-24; train.py:67-72").status == "pass"
+    n = lines["monitor.py"]
+    third = n // 3 + 1
+    assert verdict(f"monitor.py:1-{third}; monitor.py:{third + 1}-{2 * third}; monitor.py:{2 * third + 1}-{n}") \
+        .status == "fail"
