@@ -5,7 +5,7 @@ data.batch_size = 8), each micro-batch's loss is the mean over its own supervise
 (chatft/losses.py lm_loss) and the Accumulator (chatft/accumulate.py) scales it by 1/grad_accum.
 The accumulated gradient is then the mean of per-micro-batch token means, not the token mean of
 the window: a reply token of a micro-batch with few targets weighs more than one of a micro-batch
-with many. The length bucketing makes micro-batches homogeneous in reply length, so short-reply
+with many. Sorting each step by length makes micro-batches homogeneous in reply length, so short-reply
 tasks are over-weighted and long-reply tasks under-trained, more so the smaller the micro-batch.
 The logged loss is the same mean of means.
 

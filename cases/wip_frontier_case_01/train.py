@@ -65,7 +65,7 @@ def train(cfg):
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "config.json").write_text(json.dumps(to_dict(cfg), indent=2))
     stream = batch_stream(train_set, cfg.data.batch_size, collate, cfg.train.seed,
-                          cfg.data.group_by_length, cfg.data.bucket_size)
+                          cfg.train.grad_accum, cfg.data.group_by_length)
     trainer = Trainer(model, optimizer, scheduler, cfg, collate, default_callbacks(cfg))
     history = trainer.fit(stream, val_set)
     print(f"held-out reply loss by task: {format_task_table(reply_loss_by_task(model, per_task, collate))}")

@@ -23,7 +23,6 @@ class DataConfig:
     padding_side: str = "right"
     block_size: int = 96
     group_by_length: bool = False
-    bucket_size: int = 128
     val_seed_offset: int = 1000
 
 

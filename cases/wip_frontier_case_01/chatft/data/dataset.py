@@ -31,38 +31,32 @@ class SFTDataset:
         return [len(ex["input_ids"]) for ex in self.examples]
 
 
-def shuffled_batches(order, batch_size):
-    """Consecutive slices of ``order``; an incomplete last slice is dropped."""
-    return [order[s:s + batch_size] for s in range(0, len(order) - batch_size + 1, batch_size)]
+def step_batches(order, lengths, batch_size, grad_accum, group_by_length):
+    """Micro-batches, ``grad_accum`` per optimizer step, as lists of dataset indices.
 
-
-def length_grouped_batches(order, lengths, batch_size, bucket_size, g):
-    """Batches of similar length, in random order.
-
-    The shuffled ``order`` is cut into buckets of ``bucket_size`` conversations; each bucket is
-    sorted by length and sliced into batches, so a batch needs little padding. The batches of all
-    buckets are then shuffled, so the stream does not run from short to long within a bucket.
-    Every example still appears exactly once per epoch (minus each bucket's incomplete last batch).
+    A step's ``batch_size * grad_accum`` conversations are drawn first (consecutive slices of the
+    shuffled ``order``; an incomplete last step is dropped) and only then cut into micro-batches,
+    so the effective batch is the same set of conversations however it is split. With
+    ``group_by_length`` each step's conversations are sorted by length before the cut, so every
+    micro-batch holds similar lengths and pads little.
     """
+    span = batch_size * grad_accum
     batches = []
-    for start in range(0, len(order), bucket_size):
-        bucket = sorted(order[start:start + bucket_size], key=lambda i: lengths[i])
-        batches += shuffled_batches(bucket, batch_size)
-    perm = torch.randperm(len(batches), generator=g).tolist()
-    return [batches[i] for i in perm]
+    for start in range(0, len(order) - span + 1, span):
+        step = order[start:start + span]
+        if group_by_length:
+            step = sorted(step, key=lambda i: lengths[i])
+        batches += [step[s:s + batch_size] for s in range(0, span, batch_size)]
+    return batches
 
 
-def batch_stream(dataset, batch_size, collate, seed, group_by_length=False, bucket_size=128):
-    """Endless batches, reshuffled every epoch (length-grouped when asked)."""
+def batch_stream(dataset, batch_size, collate, seed, grad_accum=1, group_by_length=False):
+    """Endless micro-batches, reshuffled every epoch; every ``grad_accum`` of them make one step."""
     g = torch.Generator().manual_seed(seed)
     lengths = dataset.lengths()
     while True:
         order = torch.randperm(len(dataset), generator=g).tolist()
-        if group_by_length:
-            batches = length_grouped_batches(order, lengths, batch_size, bucket_size, g)
-        else:
-            batches = shuffled_batches(order, batch_size)
-        for idx in batches:
+        for idx in step_batches(order, lengths, batch_size, grad_accum, group_by_length):
             yield collate([dataset[i] for i in idx])
 
 
