@@ -7,7 +7,7 @@ train.train): `--config configs/mix.toml`, with only the seed set per run, and r
   sees which micro-batches made each optimizer step's window;
 - at every 10th window (the logged ones): the parameters and the gradients as they stood when
   clipping was called (before the clip) and when the optimizer stepped (after it), by parameter
-  name;
+  name; the last window (no step follows it) without a clip call is read from .grad at the end;
 - every optimizer step: its class and learning rates.
 The decider rebuilds each checked window's full-batch gradient itself from the ids and weights.
 """
@@ -80,6 +80,9 @@ def measure(seed, rec):
         nn_utils.clip_grad_norm_ = clip
         clip_module.clip_grad_norm_ = clip
 
+    if taken["steps"] == LAST_WINDOW and LAST_WINDOW not in snaps:
+        # no clip call in the last window (and no step after it): its gradients are still in .grad
+        snapshot(list(model.parameters()), "pre")
     names = {id(p): n for n, p in model.named_parameters()}
     own = [(w, x) for owner, w, x in forwards if owner == id(model)]
     per_window = {}
