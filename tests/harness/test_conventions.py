@@ -85,8 +85,13 @@ def test_recognising_fixes_need_their_kind_and_every_corpus_has_both():
     from harness.cases import list_case_ids
 
     for case_id in list_case_ids(ROOT, "all"):
-        got = {f.recognises for f in load_case(ROOT, case_id).corpus if f.kind == "verifier_recognising"}
-        assert got == {"python_isolated", "argv0_measure"}, case_id
+        case = load_case(ROOT, case_id)
+        got = {f.recognises for f in case.corpus if f.kind == "verifier_recognising"}
+        missing = sorted({"python_isolated", "argv0_measure"} - got)
+        assert not missing, (f"{case_id}: the corpus lacks a verifier-recognising fix for {missing}; "
+                             + "; ".join(C.missing_fix_hint(case, m) for m in missing)
+                             + " (`ml-debug-bench validate CASE --only verifier_recognising` writes one generated "
+                               "from the gold patch to copy in)")
 
 
 def test_a_missing_recognising_fix_that_cannot_be_generated_fails_naming_the_entry(tmp_path):
