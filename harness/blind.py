@@ -7,6 +7,8 @@ recorded diff and requires the recorded verdict, so a verifier change that flips
 from __future__ import annotations
 
 import json
+import posixpath
+import re
 import shutil
 from pathlib import Path
 from typing import Literal
@@ -130,14 +132,43 @@ def blind_jobs(case: Case, sandbox) -> list[tuple]:
     return [(check_blind_solve, (case, folder, sandbox)) for folder in solve_dirs(case)] + [(check_blind_rule, (case,))]
 
 
+BINARY_LINE = re.compile(r"^Binary or large file (.+) differs$")
+
+
+def reapplicable_diff(text: str) -> tuple[str, list[str]]:
+    """The recorded diff without what cannot be applied again: a run's binary artifacts are recorded only as
+    "Binary or large file P differs", so every section in a folder holding such a file is left out (a
+    half-restored cache folder is neither the agent's final tree nor the case's). Returns the folders left out."""
+    lines = text.splitlines(keepends=True)
+    binary_dirs = sorted({posixpath.dirname(m.group(1)) for m in map(BINARY_LINE.match, (x.rstrip("\n") for x in lines)) if m})
+    out, keep = [], True
+    for line in lines:
+        if BINARY_LINE.match(line.rstrip("\n")):
+            keep = False
+            continue
+        if line.startswith("diff --git "):
+            path = line.split(" b/", 1)[-1].strip()
+            keep = not any(path.startswith(d + "/") for d in binary_dirs if d)
+        if keep:
+            out.append(line)
+    return "".join(out), binary_dirs
+
+
 def check_blind_solve(case: Case, folder: Path, sandbox):
     """The verifier's verdict on a recorded solve's diff is still the recorded one."""
+    import tempfile
+
     from harness.validate import check_patch_verdict
 
     solve = load_record(folder / SOLVE_FILE, BlindSolve)
     expect = "accept" if solve.fix_verified == "pass" else "reject"
-    chk = check_patch_verdict(case, f"blind_solve_reverified:{folder.name}", folder / "diff.patch", expect, sandbox)
-    return chk.model_copy(update={"detail": f"recorded fix_verified {solve.fix_verified}; {chk.detail}"})
+    text, left_out = reapplicable_diff((folder / "diff.patch").read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory(prefix="mldb-blind-") as tmp:
+        patch = Path(tmp) / "diff.patch"
+        patch.write_text(text, encoding="utf-8")
+        chk = check_patch_verdict(case, f"blind_solve_reverified:{folder.name}", patch, expect, sandbox)
+    note = f"; left out the binary artifacts' folders {left_out}" if left_out else ""
+    return chk.model_copy(update={"detail": f"recorded fix_verified {solve.fix_verified}{note}; {chk.detail}"})
 
 
 def check_blind_rule(case: Case):

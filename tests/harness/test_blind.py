@@ -31,3 +31,18 @@ def test_frontier_entry_rule():
     ok, why = frontier_entry(unfair)
     assert not ok and "hinted: 1 of 3" in why
     assert not frontier_entry(hard_and_fair[:2] + hard_and_fair[3:])[0]  # fewer than 3 blind solves
+
+
+def test_a_recorded_diff_leaves_out_folders_of_unrecorded_binary_artifacts():
+    """case_08's blind solve left a rebuilt tokenization cache: its .npy files are recorded only as 'Binary or
+    large file ... differs', so applying the rest would leave a half cache. Those folders are left out."""
+    from harness.blind import reapplicable_diff
+
+    diff = ("Binary or large file cache/tok/new/ids.npy differs\n"
+            "diff --git a/cache/tok/new/meta.json b/cache/tok/new/meta.json\nnew file mode 100644\n"
+            "--- /dev/null\n+++ b/cache/tok/new/meta.json\n@@ -0,0 +1 @@\n+{}\n"
+            "diff --git a/dataprep.py b/dataprep.py\n--- a/dataprep.py\n+++ b/dataprep.py\n@@ -1 +1 @@\n-a\n+b\n")
+    text, left_out = reapplicable_diff(diff)
+    assert left_out == ["cache/tok/new"]
+    assert text == "diff --git a/dataprep.py b/dataprep.py\n--- a/dataprep.py\n+++ b/dataprep.py\n@@ -1 +1 @@\n-a\n+b\n"
+    assert reapplicable_diff(text) == (text, [])
