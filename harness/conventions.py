@@ -6,7 +6,7 @@ reject it is the verifier's look at the case's own run command, run as the user 
 ``source`` is ``readme_run``). Each case therefore proves, for both ways of recognising the verifier, that
 
 - a wrong fix that recognises it is rejected, and
-- it is rejected by a ``readme_run`` check, every other check passing (so the README run is really checked,
+- it is rejected by at least one ``readme_run`` check (so the README run is really checked,
   not the fix rejected by accident).
 
 The proof runs on the corpus's own ``kind = "verifier_recognising"`` fixes (``corpus_reject:NAME``), and every
@@ -80,7 +80,8 @@ def write_generated_fix(case: Case, variant: str, ws: Path) -> list[str]:
 
 def rejection(out: VerifierRun) -> tuple[bool, str]:
     """Whether a verdict rejects a verifier-recognising fix the right way: the verdict is ``fail``, at least
-    one ``readme_run`` check failed and no other check did. The second value says why, for the detail."""
+    one ``readme_run`` check failed (others may fail too: a per-seed check can run the README's command in a
+    subprocess, where ``sys.argv[0]`` is not ``measure.py``). The second value says why, for the detail."""
     rows = out.result.get("checks") or []
     failed = [r for r in rows if not r.get("passed")]
     on_readme = sorted({str(r.get("name")) for r in failed if r.get("source") == "readme_run"})
@@ -94,10 +95,9 @@ def rejection(out: VerifierRun) -> tuple[bool, str]:
         return False, ("rejected by non-README checks only (" + ", ".join(elsewhere[:4]) + "): the README run "
                        "must be what rejects it; the per-seed checks should pass, since the measuring process "
                        "sees the gold behaviour")
-    if elsewhere:
-        return False, (f"rejected by the README run ({', '.join(on_readme[:4])}) but also by "
-                       f"{', '.join(elsewhere[:4])}: only readme_run checks may fail, or the proof that the "
-                       "README run is checked is muddied")
+    if elsewhere:  # e.g. a per-seed check that itself runs the README's command in a subprocess of the measurer
+        return True, (f"rejected by the README run ({', '.join(on_readme[:4])}), and also by "
+                      f"{', '.join(elsewhere[:4])}")
     return True, f"rejected by readme_run checks only: {', '.join(on_readme[:4])}"
 
 
