@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import Field
 
 from harness.cases import Case, load_record
-from harness.models import Record, SampleResult
+from harness.models import Record
 
 SOLVE_FILE = "solve.toml"
 # The frontier tier's entry rule (docs/cases.md): hard for a strong model, fair with one sentence of help.
@@ -59,19 +59,21 @@ def load_solves(case: Case) -> list[tuple[Path, BlindSolve]]:
 def record_solve(run_dir: Path, case: Case, judgement: dict) -> Path:
     """Copy a finished session sample (transcript, result, diff) into the case's next ``blind/NN/`` folder,
     with ``solve.toml`` from ``judgement`` plus what the run folder says (minutes, commands, verdict)."""
-    lines = [json.loads(x) for x in (run_dir / "samples.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
-    samples = [SampleResult.model_validate(x) for x in lines if x.get("case_id") == case.id]
+    from harness.results import read_samples
+    from harness.transcript import read_transcript
+
+    samples = [x for x in read_samples(run_dir) if x.case_id == case.id]
     if len(samples) != 1:
         raise ValueError(f"{run_dir}: expected one sample of {case.id}, found {len(samples)}")
     sample = samples[0]
     manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-    events = [json.loads(x) for x in (run_dir / sample.transcript).read_text(encoding="utf-8").splitlines() if x.strip()]
+    events = read_transcript(run_dir / sample.transcript)
     verdict = sample.verdicts["fix_verified"].status
     if verdict not in ("pass", "fail"):
         raise ValueError(f"{run_dir}: fix_verified is {verdict}; only a verdict can be recorded")
     solve = BlindSolve(driver=sample.agent, date=sample.started_at[:10], minutes=round(sample.duration_s / 60, 1),
                        harness_commit=str((manifest.get("provenance") or {}).get("git_commit", "unknown")),
-                       commands=sum(1 for e in events if e.get("kind") == "tool_call"), fix_verified=verdict,
+                       commands=sum(1 for e in events if e.kind == "tool_call"), fix_verified=verdict,
                        **judgement)
     root = case.answer_dir / "blind"
     root.mkdir(exist_ok=True)
