@@ -8,7 +8,6 @@ command is printed). Heavy modules are imported inside the commands so ``--help`
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Optional
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import sys
 import typing
-from pathlib import Path
 
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined

@@ -9,7 +9,6 @@ samples, kill every running command and leave the interrupted samples for ``resu
 from __future__ import annotations
 
 import importlib.metadata
-import os
 import platform
 import queue
 import random
@@ -22,6 +21,7 @@ import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone

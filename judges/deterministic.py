@@ -76,18 +76,18 @@ def location_match(report: Report | None, locations: list[Location], file_lines:
     file_lines = file_lines or {}
     reported = parse_locations(report.location if report else "")
     details = {"reported": [f"{f}:{s}-{e}" for f, s, e in reported],
-               "expected": [f"{l.file}:{l.start_line}-{l.end_line}" for l in locations]}
+               "expected": [f"{loc.file}:{loc.start_line}-{loc.end_line}" for loc in locations]}
 
     def fail(why: str) -> Verdict:
         return Verdict(criterion="location_match", status="fail", reason=why, grader="deterministic", details=details)
 
     def file_of(reported_file: str) -> str:
         """The case file a reported name means, so ``./train.py`` and ``train.py`` are one file."""
-        known = [name for name in list(file_lines) + [l.file for l in locations] if _same_file(reported_file, name)]
+        known = [name for name in list(file_lines) + [loc.file for loc in locations] if _same_file(reported_file, name)]
         return max(known, key=len) if known else posixpath.normpath(reported_file)
 
     def cap_for(file: str) -> int:
-        key_lines = _union_lines([(l.start_line, l.end_line) for l in locations if l.file == file])
+        key_lines = _union_lines([(loc.start_line, loc.end_line) for loc in locations if loc.file == file])
         return max(span_cap(file_lines.get(file)), key_lines + KEY_SPAN_SLACK if key_lines else 0)
 
     if not reported:
@@ -103,8 +103,8 @@ def location_match(report: Report | None, locations: list[Location], file_lines:
             return fail(f"the spans in {file} cover {covered} lines, wider than {cap_for(file)} lines (at most "
                         f"{MAX_SPAN_LINES}, and at most a third of the file unless the key's own span there is wider)")
     total = sum(_union_lines(spans) for spans in by_file.values())
-    key_total = sum(_union_lines([(l.start_line, l.end_line) for l in locations if l.file == f])
-                    for f in {l.file for l in locations})
+    key_total = sum(_union_lines([(loc.start_line, loc.end_line) for loc in locations if loc.file == f])
+                    for f in {loc.file for loc in locations})
     if total > max(MAX_SPAN_LINES, key_total):
         return fail(f"the report's spans together cover {total} lines; at most {max(MAX_SPAN_LINES, key_total)} "
                     f"are allowed")

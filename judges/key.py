@@ -35,6 +35,6 @@ def judge_key(key: AnswerKey) -> JudgeKey:
         root_cause=key.root_cause, discriminating_test=key.discriminating_test,
         requires_localization=key.requires_localization, paraphrases=key.paraphrases,
         near_misses=key.near_misses, competitors=key.competitors, instrumentation=key.instrumentation,
-        locations=[f"{l.file}:{l.start_line}-{l.end_line}" + (f" ({l.symbol})" if l.symbol else "")
-                   for l in key.locations],
+        locations=[f"{loc.file}:{loc.start_line}-{loc.end_line}" + (f" ({loc.symbol})" if loc.symbol else "")
+                   for loc in key.locations],
     )

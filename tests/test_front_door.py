@@ -23,6 +23,13 @@ def test_ci_runs_the_readme_test_command():
     assert _readme_commands()[1] in (ROOT / ".ci" / "run").read_text()
 
 
+def test_ci_lints_before_the_tests():
+    """`.ci/run` runs `ruff check .` (configured in pyproject.toml) before the README's test command."""
+    run = (ROOT / ".ci" / "run").read_text()
+    lint = run.find("ruff check .")
+    assert lint != -1 and lint < run.index(_readme_commands()[1])
+
+
 def test_every_standard_case_has_a_row_in_the_readme_table():
     """The README's case table is read against the case folders: a new case without a row fails here."""
     from harness.cases import list_case_ids

@@ -138,7 +138,7 @@ def split_patch(patch: str) -> list[tuple[str, str]]:
     """Split a multi-file unified diff into (path, diff) pairs."""
     files: list[tuple[str, list[str]]] = []
     for line in patch.splitlines(keepends=True):
-        if line.startswith("--- ") and (not files or any(l.startswith("@@") for l in files[-1][1])):
+        if line.startswith("--- ") and (not files or any(ln.startswith("@@") for ln in files[-1][1])):
             files.append(("", [line]))
         elif line.startswith("+++ ") and files:
             name = line[4:].split("\t")[0].strip()

@@ -49,7 +49,7 @@ def test_wrong_type_names_field(mini_root):
 
 def test_missing_required_field_names_field(mini_root):
     path = mini_root / "answers/case_01/key.toml"
-    text = "\n".join(l for l in path.read_text().splitlines() if not l.startswith("discriminating_test"))
+    text = "\n".join(ln for ln in path.read_text().splitlines() if not ln.startswith("discriminating_test"))
     path.write_text(text)
     msg = _load_error(mini_root)
     assert "key.toml" in msg and "discriminating_test" in msg

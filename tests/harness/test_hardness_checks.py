@@ -94,7 +94,8 @@ def test_anomaly_must_be_rejected_and_relate_to_a_competitor(root):
 
 def test_hard_cases_get_the_hard_jobs_and_every_case_the_grep_baseline(root):
     box = get_sandbox("auto")
-    names = lambda cid: [fn.__name__ for fn, _ in validation_jobs(load_case(root, cid), root, box)]
+    def names(cid):
+        return [fn.__name__ for fn, _ in validation_jobs(load_case(root, cid), root, box)]
     assert "check_grep_baseline" in names("case_01") and "check_hard_size" not in names("case_01")
     assert {"check_grep_baseline", "check_hard_size", "check_hard_construct_hits"} <= set(names("hard_case_99"))
 

@@ -23,7 +23,7 @@ from harness.errors import ConfigError
 from harness.models import RunOptions
 from harness.results import read_manifest, read_samples, read_state
 from harness.runner import RunConfig, plan_jobs
-from tests.fakes.llm_server import Reply, ScriptedLLMServer, openai_error
+from tests.fakes.llm_server import ScriptedLLMServer, openai_error
 from tests.harness.llm_helpers import REPORT, turn
 
 HAS_BWRAP = shutil.which("bwrap") is not None

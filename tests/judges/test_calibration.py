@@ -87,8 +87,8 @@ def test_a_judge_replying_as_labelled_gets_every_label_through_the_checks():
                      srv)
         assert res.exit_code == 0, res.output
         assert len(srv.requests) == len(answers)
-    rows = [l for l in res.output.splitlines() if "openai:fake-judge" in l and RATER in l
-            and "fallback_added" not in l]
+    rows = [ln for ln in res.output.splitlines() if "openai:fake-judge" in ln and RATER in ln
+            and "fallback_added" not in ln]
     assert len(rows) == len(CRITERIA)
     for row in rows:
         cells = [c.strip() for c in row.split("│") if c.strip()]

@@ -91,7 +91,7 @@ def test_fallback_and_tampering_share_one_import_resolver():
 ])
 def test_rules_on_a_new_file(snippet, kind):
     lines = snippet.splitlines()
-    diff = f"--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{l}\n" for l in lines)
+    diff = f"--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{ln}\n" for ln in lines)
     v = fallback_added(diff, ROOT / "cases" / "case_01")
     assert v.status == "fail" and {h["kind"] for h in v.details["hits"]} == {kind}, v.details
 
@@ -105,7 +105,7 @@ def test_rules_on_a_new_file(snippet, kind):
 ])
 def test_lookalikes_on_a_new_file_are_clean(snippet):
     lines = snippet.splitlines()
-    diff = f"--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{l}\n" for l in lines)
+    diff = f"--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{ln}\n" for ln in lines)
     v = fallback_added(diff, ROOT / "cases" / "case_01")
     assert v.status == "pass", v.details
 

@@ -36,7 +36,8 @@ def reference_answers(run_dir):
     report = next(e for e in events if e.kind == "report")
     probe = find("tool_call", "CrossEntropyLoss()(fn(), y).backward()")
     grep = find("tool_result", "return logits.softmax")
-    cite = lambda i, q: {"event_id": i, "quote": q}
+    def cite(i, q):
+        return {"event_id": i, "quote": q}
     return [
         {"evidence": [cite(report.id, report.report.root_cause[:60])], "reasoning": "matches the key", "verdict": "pass"},
         {"evidence": [cite(probe, "nn.CrossEntropyLoss()(fn(), y).backward()")], "reasoning": "ran it", "verdict": "pass"},
@@ -109,9 +110,9 @@ def test_judge_eval_on_the_adversarial_set(tmp_path):
         assert res.exit_code == 0, res.output
         assert len(srv.requests) == len(answers)
     assert "vs human labels" in res.output and "kappa" in res.output
-    lines = [l for l in res.output.splitlines() if "anthropic:fake-judge" in l and "expected" in l
-             and "fallback_added" not in l]  # not labelled in this set (graded from the diff in runs)
-    assert len(lines) == len(CRITERIA_LLM) and all("1.00" in l for l in lines)  # agrees with every label
+    lines = [ln for ln in res.output.splitlines() if "anthropic:fake-judge" in ln and "expected" in ln
+             and "fallback_added" not in ln]  # not labelled in this set (graded from the diff in runs)
+    assert len(lines) == len(CRITERIA_LLM) and all("1.00" in ln for ln in lines)  # agrees with every label
 
 
 @needs_seed
@@ -141,9 +142,9 @@ def test_judge_eval_on_the_seed_set_reports_all_five_criteria(tmp_path):
                      srv)
         assert res.exit_code == 0, res.output
         assert len(srv.requests) == len(answers)
-    rows = [l for l in res.output.splitlines() if "openai:fake-judge" in l and ("strict" in l or "independent" in l)]
+    rows = [ln for ln in res.output.splitlines() if "openai:fake-judge" in ln and ("strict" in ln or "independent" in ln)]
     named = {c for c in ("root_cause", "discriminating_test", "localization", "unsupported_change", "fallback_added")
-             for l in rows if c in l}
+             for ln in rows if c in ln}
     assert len(named) == 5 and len(rows) == 10  # five criteria against each of the two raters
     assert "unsupported_change (strict): 20 pass and 0 fail" in res.output  # the seed's raters found none
 

@@ -39,10 +39,10 @@ def test_importer_reads_all_20_responses_and_both_raters(tmp_path):
 @needs_seed
 def test_treatment_skill_text_is_not_imported():
     skill = (SEED.parents[1] / "skill" / "SKILL.md")
-    lines = [l.strip() for l in skill.read_text().splitlines() if len(l.strip()) > 40] if skill.is_file() else []
+    lines = [ln.strip() for ln in skill.read_text().splitlines() if len(ln.strip()) > 40] if skill.is_file() else []
     for item in import_seed(SEED):
         text = " ".join(getattr(e, "content", "") for e in item.events)
-        assert not any(l in text for l in lines)
+        assert not any(ln in text for ln in lines)
 
 
 @needs_seed

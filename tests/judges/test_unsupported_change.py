@@ -18,7 +18,8 @@ def test_unsupported_change_is_an_llm_criterion_of_every_table():
 
 
 def test_hunks_know_the_key_the_undo_and_who_made_them():
-    t = T(); t.bash("python train.py", TRAIN_LOG)
+    t = T()
+    t.bash("python train.py", TRAIN_LOG)
     lr = t.patch("train.py", LR_DIFF)
     undo = t.patch("train.py", "--- a/train.py\n+++ b/train.py\n@@ -40,1 +40,1 @@\n-LR = 2.0\n+LR = 0.05\n")
     fix = t.patch("model.py", FIX_DIFF)
@@ -80,7 +81,8 @@ def test_the_verdict_follows_the_labels_not_the_models_word():
 
 
 def test_a_flood_of_changes_fails_without_a_call():
-    t = T(); t.bash("python train.py", TRAIN_LOG)
+    t = T()
+    t.bash("python train.py", TRAIN_LOG)
     for n in range(MAX_HUNKS + 1):
         t.patch(f"extra_{n}.py", f"--- /dev/null\n+++ b/extra_{n}.py\n@@ -0,0 +1,1 @@\n+X = {n}\n")
     from judges.llm import changes_precheck
@@ -142,7 +144,8 @@ def test_a_change_hidden_in_padding_is_listed_and_a_cut_hunk_fails_without_a_mod
     from judges.llm import changes_precheck
     diff = _padded_knob_diff()
     assert "lr = cfg.lr * 20" in diff  # the cut keeps every hunk, so the middle one survives
-    t = T(); t.patch("train.py", diff)
+    t = T()
+    t.patch("train.py", diff)
     hunks = list_hunks(t.events, KEY.locations)
     assert [h.cut for h in hunks] == [True, False, True]
     assert "lr = cfg.lr * 20" in render_hunks(hunks)
@@ -152,7 +155,8 @@ def test_a_change_hidden_in_padding_is_listed_and_a_cut_hunk_fails_without_a_mod
 
 def test_a_long_hunk_shows_its_code_lines_before_comments():
     lines = [f"+# note {i}" for i in range(300)] + ["+lr = 2.0"] + [f"+# more {i}" for i in range(300)]
-    t = T(); t.patch("train.py", "--- a/train.py\n+++ b/train.py\n@@ -10,0 +10,601 @@\n" + "\n".join(lines) + "\n")
+    t = T()
+    t.patch("train.py", "--- a/train.py\n+++ b/train.py\n@@ -10,0 +10,601 @@\n" + "\n".join(lines) + "\n")
     (hunk,) = list_hunks(t.events, KEY.locations)
     assert not hunk.cut and "lr = 2.0" in hunk.listing(6)
     assert "lr = 2.0" in render_hunks([hunk])
