@@ -16,7 +16,7 @@ from harness.sandbox import get_sandbox
 from harness.transcript import TranscriptWriter, read_transcript
 from harness.workspace import create_workspace, diff_trees, remove_workspace
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _run_agent(workspace: Path, tmp: Path):
