@@ -13,10 +13,11 @@ from typing import Optional
 
 import typer
 
+from harness.agents import AGENTS, is_local
 from harness.cli_common import DEFAULT_TIER, app, err, fail, out
 from harness.errors import BenchError, ConfigError
 
-LOCAL_AGENTS = ("reference", "null", "grep", "replay")
+AGENT_HELP = " | ".join(e.usage for e in AGENTS.values()) + " | package.module[:ARG] (docs/agents.md)"
 DEFAULT_JUDGE_INPUT_TOKENS = 12000  # judges.rubric.DEFAULT_MAX_INPUT_TOKENS; checked by a test
 
 FLAGS = {"max_steps": "--max-steps", "command_timeout": "--command-timeout", "max_wall": "--max-wall",
@@ -29,7 +30,7 @@ FLAGS = {"max_steps": "--max-steps", "command_timeout": "--command-timeout", "ma
 
 def default_parallel(agent: str) -> int:
     """4 samples at once for agents that wait on a model; 1 for local ones, whose work is all CPU."""
-    return 1 if agent.split(":", 1)[0] in LOCAL_AGENTS else 4
+    return 1 if is_local(agent) else 4
 
 
 def make_options(**given):
@@ -104,8 +105,7 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
                   "Tampering is detected, not prevented.")
     with run_scratch(root) as (inputs, work_dir):
         agent_obj = make_agent(options.agent, inputs.root, **_agent_options(options))
-        if hasattr(agent_obj, "check_limits"):
-            agent_obj.check_limits(limits)
+        agent_obj.check_limits(limits)
         judge = _run_judge_hook(options.judge, options.judge_repeats, options.agent, options.judge_base_url,
                                 options.judge_max_input_tokens)
         cfg = RunConfig(agent=agent_obj, cases=load_cases(inputs.root, options.cases or None, options.tier),
@@ -165,8 +165,7 @@ def _out_dir(path: Path) -> Path:
 
 @app.command("run")
 def run_cmd(
-    agent: str = typer.Option("reference", help="reference | null | grep | openai:MODEL | anthropic:MODEL | claude-code[:MODEL] "
-                              "| codex[:MODEL] | mini-swe-agent:MODEL | cmd:'TEMPLATE' | replay:RUN_DIR (docs/agents.md)"),
+    agent: str = typer.Option("reference", help=AGENT_HELP),
     cases: Optional[list[str]] = typer.Argument(None, help="case ids, any tier (default: every case of --tier)"),
     tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | frontier | all: the cases run when no ids are given"),
     epochs: int = typer.Option(1, help="repeats per case and condition"),

@@ -1,6 +1,7 @@
 """Every record the harness reads or writes, as pydantic models.
 
-This module imports nothing else from the project: all other parts import it.
+This module imports nothing else from the project but the criteria registry (``harness.criteria``, which
+imports nothing): all other parts import it.
 Unknown fields are errors everywhere (``extra="forbid"``) so a typo in a case
 manifest or answer key fails loudly instead of being silently ignored.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from harness.criteria import CRITERIA_DETERMINISTIC, CRITERIA_LLM  # noqa: F401 (the records' criteria, re-exported)
 
 
 def scrub_surrogates(value: Any) -> Any:
@@ -360,8 +363,7 @@ class EventLine(Record):
 # --- grading -------------------------------------------------------------------
 
 VerdictStatus = Literal["pass", "fail", "not_applicable", "unscored"]
-CRITERIA_LLM = ("root_cause", "discriminating_test", "localization", "unsupported_change")
-CRITERIA_DETERMINISTIC = ("location_match", "fix_verified", "fallback_added", "tampering", "answer_leak")
+# the criteria's names, read from their registry (harness.criteria)
 
 
 class Evidence(Record):

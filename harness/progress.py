@@ -10,6 +10,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from harness.criteria import names as criteria_names
 from harness.models import SampleResult
 
 LIMIT_STATUS = "limit_reached"
@@ -33,7 +34,7 @@ class Tally:
 def describe(result: SampleResult) -> str:
     """One sample's outcome in a line: status, time, the deterministic marks, spend and any error."""
     v, u = result.verdicts, result.usage
-    marks = ", ".join(f"{c} {v[c].status}" for c in ("location_match", "fix_verified", "tampering") if c in v)
+    marks = ", ".join(f"{c} {v[c].status}" for c in criteria_names(progress=True) if c in v)
     spend = (f", {u.input_tokens + u.output_tokens} tokens" + (f", ${u.cost_usd:.4f}" if u.cost_usd is not None else "")
              ) if u.input_tokens else ""
     wait = f", waited {result.cpu_wait_s:.0f}s for CPU" if result.cpu_wait_s >= 1 else ""

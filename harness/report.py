@@ -13,10 +13,11 @@ from __future__ import annotations
 import pandas as pd
 
 from harness.cases import tier_of
-from harness.models import CRITERIA_DETERMINISTIC, CRITERIA_LLM, SampleResult
+from harness.criteria import ALL_CRITERIA
+from harness.models import SampleResult
 from harness.stats import Score, case_score
 
-CRITERIA = CRITERIA_LLM + CRITERIA_DETERMINISTIC
+CRITERIA = ALL_CRITERIA
 SOLVED = "solved"
 REPORTED = CRITERIA + (SOLVED,)
 CELL = {"pass": "pass", "fail": "FAIL", "not_applicable": "n/a"}

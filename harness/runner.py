@@ -33,7 +33,8 @@ from harness.agents.llm import usage_from_events
 from harness.cases import Case, tiers_of
 from harness.errors import ConfigError, InfraError, IntegrityError, RunAborted, RunInterrupted
 from harness.hashing import sha256_file, sha256_tree
-from harness.models import CRITERIA_DETERMINISTIC, CRITERIA_LLM, CpuKernel, RunManifest, RunOptions, SampleResult, Verdict
+from harness.criteria import ALL_CRITERIA
+from harness.models import CpuKernel, RunManifest, RunOptions, SampleResult, Verdict
 from harness.private_inputs import PrivateInputs
 from harness.progress import SilentProgress
 from harness.prompts import PROMPT_TEMPLATE_SHA256, render_system, render_task
@@ -207,7 +208,7 @@ def build_manifest(cfg: RunConfig, run_id: str) -> RunManifest:
 
 def _all_unscored(reason: str) -> dict[str, Verdict]:
     return {c: Verdict(criterion=c, status="unscored", reason=reason, grader="none")
-            for c in CRITERIA_LLM + CRITERIA_DETERMINISTIC}
+            for c in ALL_CRITERIA}
 
 
 def _grade(cfg: RunConfig, run_dir: Path, case: Case, events, outcome: AgentOutcome, ws: Path,

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from harness.agents.null import NullAgent
 from harness.agents.reference import ReferenceAgent
 from harness.cases import HARDENED_TIERS, Case
+from harness.criteria import CRITERIA_DETERMINISTIC
+from harness.criteria import names as criteria_names
 from harness.hashing import iter_files
 from harness.models import VerifierRun
 from harness.verification import verify_tree
@@ -252,8 +254,8 @@ def check_agents(case: Case, root: Path, sandbox) -> list[Check]:
             cfg = RunConfig(agent=agent, cases=[case], out_root=Path(tmp), sandbox=sandbox)
             t0 = time.monotonic()
             result = run_sample(cfg, Path(tmp), case, "control", 0)
-            names = ["location_match", "fix_verified"] + (["fallback_added", "tampering", "answer_leak"]
-                                                          if want == "pass" else [])
+            # the oracle passes every deterministic criterion; the floor fails those the registry marks
+            names = CRITERIA_DETERMINISTIC if want == "pass" else criteria_names("deterministic", floor_fails=True)
             got = {n: result.verdicts[n].status for n in names}
             ok = result.status == "completed" and all(v == want for v in got.values())
             checks.append(Check(case_id=case.id, name=f"{agent.name}_agent_scores_{want}", passed=ok,

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from harness.cases import Case
+from harness.criteria import GradingInput
 from harness.models import Location, Report, Verdict
 from harness.transcript import REDACTED
 from harness.verification import verify_for_grading
@@ -284,3 +285,22 @@ def answer_leak(events, case: Case, answer_roots=()) -> Verdict:
         return Verdict(criterion="answer_leak", status="fail", reason="answer material seen in the transcript",
                        grader="deterministic", details={"hits": hits[:50]})
     return Verdict(criterion="answer_leak", status="pass", grader="deterministic")
+
+
+# --- the registry's graders (harness.criteria): one signature, grade(GradingInput) -> Verdict ---------------
+
+
+def grade_location_match(g: GradingInput) -> Verdict:
+    return location_match(g.report, g.case.key.locations, g.file_lines)
+
+
+def grade_fix_verified(g: GradingInput) -> Verdict:
+    return fix_verified(g.case, g.final_workspace, g.sandbox, g.guard)
+
+
+def grade_fallback_added(g: GradingInput) -> Verdict:
+    return fallback_added(g.diff, g.case.case_dir, g.case.key.legitimate_guards, g.final_workspace)
+
+
+def grade_answer_leak(g: GradingInput) -> Verdict:
+    return answer_leak(g.events, g.case, g.answer_roots)

@@ -6,9 +6,8 @@ from pathlib import Path
 
 from harness.cases import Case
 from harness.errors import IntegrityError
-from harness.models import CRITERIA_LLM, Report, Verdict
-from judges.deterministic import answer_leak, fallback_added, fix_verified, location_match
-from judges.tampering import tampering
+from harness.criteria import CRITERIA_DETERMINISTIC, CRITERIA_LLM, GradingInput, load_grader
+from harness.models import Report, Verdict
 
 
 def not_judged(case: Case) -> dict[str, Verdict]:
@@ -37,23 +36,18 @@ def case_file_lines(case: Case) -> dict[str, int]:
 
 def grade_deterministic(case: Case, events, report: Report | None, diff: str, final_workspace: Path, sandbox,
                         guard=None, answer_roots=()) -> dict[str, Verdict]:
-    """Every deterministic criterion. ``guard`` re-checks the answers before the verifier runs.
+    """Every deterministic criterion of the registry (``harness.criteria``). ``guard`` re-checks the answers
+    before the verifier runs.
 
     Each grader runs on its own: one that raises leaves its criterion ``unscored (grader_error)``
     and the others graded, so nothing in a workspace can blank out a whole sample. (An
     IntegrityError from the guard is not a grader's error: it stops the run.)"""
-    lines = case_file_lines(case)
-    graders = {
-        "location_match": lambda: location_match(report, case.key.locations, lines),
-        "fix_verified": lambda: fix_verified(case, final_workspace, sandbox, guard),
-        "fallback_added": lambda: fallback_added(diff, case.case_dir, case.key.legitimate_guards, final_workspace),
-        "tampering": lambda: tampering(diff, final_workspace, set(lines), case.key.oracle_symbols),
-        "answer_leak": lambda: answer_leak(events, case, answer_roots),
-    }
+    g = GradingInput(case=case, events=events, report=report, diff=diff, final_workspace=final_workspace,
+                     sandbox=sandbox, guard=guard, answer_roots=answer_roots, file_lines=case_file_lines(case))
     out = {}
-    for criterion, grade in graders.items():
+    for criterion in CRITERIA_DETERMINISTIC:
         try:
-            out[criterion] = grade()
+            out[criterion] = load_grader(criterion)(g)
         except IntegrityError:
             raise
         except Exception as exc:

@@ -14,12 +14,12 @@ from itertools import combinations
 
 from pydantic import BaseModel, Field
 
-from harness.models import CRITERIA_LLM
+from harness.criteria import names as criteria_names
 from judges.labeled import LabeledItem
 
 # What judge-eval measures: the judge's criteria, and fallback_added, which the judge grades for written
 # plans (in runs it is computed from the final diff, so an executed item's fallback_added is unscored here)
-EVAL_CRITERIA = CRITERIA_LLM + ("fallback_added",)
+EVAL_CRITERIA = criteria_names(judge_eval=True)
 
 BOOTSTRAP = 2000  # resamples for the intervals
 MIN_EACH = 5  # passes and fails a criterion's labels need before kappa means much

@@ -17,7 +17,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from harness.hashing import sha256_text
-from harness.models import CRITERIA_LLM
+from harness.criteria import CRITERIA_LLM
+from harness.criteria import names as criteria_names
 from judges.key import JudgeKey
 
 RUBRIC_VERSION = "judge-rubric-v3"
@@ -76,7 +77,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "unsupported_change": ChangesAnswer}
 
 
-PROPOSED_ONLY = ("fallback_added",)  # graded from the final diff in runs; only a reader can grade a written plan
+PROPOSED_ONLY = criteria_names("deterministic", judge_eval=True)  # fallback_added: graded from the final diff in runs; only a reader can grade a written plan
 
 
 def criteria_for(mode: Mode) -> tuple[str, ...]:

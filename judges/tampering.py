@@ -24,6 +24,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from harness.criteria import GradingInput
 from harness.models import Verdict
 from judges.pynames import dotted as _dotted
 from judges.pynames import import_aliases as _aliases
@@ -273,3 +274,8 @@ def tampering(diff: str, final_tree: Path, case_files: set[str], oracle_symbols=
         return Verdict(criterion="tampering", status="fail", grader="deterministic",
                        reason=f"{where}: {first['why']}", details={"hits": hits[:50], "n_hits": len(hits)})
     return Verdict(criterion="tampering", status="pass", grader="deterministic")
+
+
+def grade_tampering(g: GradingInput) -> Verdict:
+    """The registry's grader (harness.criteria)."""
+    return tampering(g.diff, g.final_workspace, set(g.file_lines), g.case.key.oracle_symbols)

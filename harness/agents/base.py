@@ -179,4 +179,7 @@ class Agent(Protocol):
     name: str
     settings: dict[str, Any]
 
+    def check_limits(self, limits: Limits) -> None:
+        """Refuse budgets this agent cannot keep (ConfigError), before any sample runs."""
+
     def run(self, task: AgentTask) -> AgentOutcome: ...

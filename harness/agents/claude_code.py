@@ -158,3 +158,7 @@ class ClaudeCodeAgent:
 def _with_prompt(task: AgentTask, prompt: str) -> AgentTask:
     from dataclasses import replace
     return replace(task, prompt=prompt)
+
+
+def create(spec: str, root, **options) -> ClaudeCodeAgent:
+    return ClaudeCodeAgent(spec.partition(":")[2] or None, base_url=options.get("base_url"))

@@ -160,3 +160,8 @@ class CodexAgent:
         res = runner.run(Launch(argv=argv, env=env), CodexJsonParser(sink, self.model or "codex-default"),
                          task.limits.max_steps)
         return finish(task, runner, sink, res, ())
+
+
+def create(spec: str, root, **options) -> CodexAgent:
+    return CodexAgent(spec.partition(":")[2] or None, base_url=options.get("base_url"),
+                      reasoning_effort=options.get("reasoning_effort"))

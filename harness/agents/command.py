@@ -44,6 +44,9 @@ class CommandAgent:
         self.name = "cmd"
         self.settings = {"cli": "cmd", "template": template, "base_url": base_url}
 
+    def check_limits(self, limits) -> None:
+        """Every budget applies as given: the runner enforces steps and wall time."""
+
     def run(self, task: AgentTask) -> AgentOutcome:
         task.transcript.append("message", role="user", content=REPORT_INSTRUCTIONS.strip())
         task = replace(task, prompt=with_skill_block(task.prompt + REPORT_INSTRUCTIONS, task.skill_text))
@@ -61,3 +64,7 @@ class CommandAgent:
         stderr, cut_err = cap_text(runner.log_text("other", cap=1 << 30).encode(), task.limits.output_cap)
         sink.tool_result(call_id, stdout=stdout, stderr=stderr, exit_code=res.exit_code, duration_s=res.duration_s)
         return finish(task, runner, sink, res, ())
+
+
+def create(spec: str, root, **options) -> CommandAgent:
+    return CommandAgent(spec.partition(":")[2], base_url=options.get("base_url"))

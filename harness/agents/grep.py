@@ -121,6 +121,9 @@ class GrepAgent:
     name = "grep"
     settings: dict = {"constructs": [c.pattern for c in CONSTRUCTS]}
 
+    def check_limits(self, limits) -> None:
+        """Every budget applies as given: the runner enforces steps and wall time."""
+
     def run(self, task: AgentTask) -> AgentOutcome:
         def run(command: str) -> str:
             return task.tools.bash(command).stdout
@@ -132,3 +135,7 @@ class GrepAgent:
                                else "No suspicious construct found.")
         task.transcript.append("report", report=report)
         return AgentOutcome(status="completed", report=report)
+
+
+def create(spec: str, root, **options) -> GrepAgent:
+    return GrepAgent()

@@ -248,3 +248,7 @@ def usage_from_events(events) -> TokenUsage:
     cost = round(sum(costs), 6) if costs and all(c is not None for c in costs) else None
     return TokenUsage(input_tokens=sum(e.input_tokens for e in usage), output_tokens=sum(e.output_tokens for e in usage),
                       cost_usd=cost)
+
+
+def create(spec: str, root, **options) -> LLMAgent:
+    return make_llm_agent(spec, **options)

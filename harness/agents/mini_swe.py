@@ -116,3 +116,7 @@ class MiniSweAgent:
         except (OSError, json.JSONDecodeError) as exc:
             sink.error("cli_log", f"no readable trajectory: {exc}; stderr tail: {runner.log_text()[-1000:]}")
         return finish(task, runner, sink, res, ())
+
+
+def create(spec: str, root, **options) -> MiniSweAgent:
+    return MiniSweAgent(spec.partition(":")[2], base_url=options.get("base_url"))

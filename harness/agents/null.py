@@ -10,7 +10,14 @@ class NullAgent:
     name = "null"
     settings: dict = {}
 
+    def check_limits(self, limits) -> None:
+        """Every budget applies as given: the runner enforces steps and wall time."""
+
     def run(self, task: AgentTask) -> AgentOutcome:
         report = Report(root_cause="unknown")
         task.transcript.append("report", report=report)
         return AgentOutcome(status="completed", report=report)
+
+
+def create(spec: str, root, **options) -> NullAgent:
+    return NullAgent()

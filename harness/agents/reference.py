@@ -19,6 +19,9 @@ class ReferenceAgent:
     def __init__(self, root: Path):
         self.root = root
 
+    def check_limits(self, limits) -> None:
+        """Every budget applies as given: the runner enforces steps and wall time."""
+
     def run(self, task: AgentTask) -> AgentOutcome:
         case = load_case(self.root, task.case_id)
         for step in case.reference.steps:
@@ -32,3 +35,7 @@ class ReferenceAgent:
         task.tools.bash(case.manifest.run)
         task.transcript.append("report", report=case.reference.report)
         return AgentOutcome(status="completed", report=case.reference.report)
+
+
+def create(spec: str, root: Path, **options) -> ReferenceAgent:
+    return ReferenceAgent(root)

@@ -96,6 +96,9 @@ class ReplayAgent:
             if (self.source / "manifest.json").exists():
                 self.settings["original_agent"] = read_manifest(self.source).agent
 
+    def check_limits(self, limits) -> None:
+        """Every budget applies as given: the runner enforces steps and wall time."""
+
     def run(self, task: AgentTask) -> AgentOutcome:
         condition = "skill" if task.skill_path is not None or task.skill_text else "control"
         n = self.served[(task.case_id, condition)]
@@ -158,3 +161,7 @@ class ReplayAgent:
                                 usage=usage)
         tr.append("report", report=report)
         return AgentOutcome(status="completed", report=report, usage=usage)
+
+
+def create(spec: str, root, **options) -> ReplayAgent:
+    return ReplayAgent(Path(spec.partition(":")[2]))
