@@ -77,7 +77,7 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
     results = validate_cases(case_list, root, box, jobs=jobs, progress=progress, only=selected, kernels=levels,
                              kernel_scope=kernels_scope, native=not kernels_only, verdict_only=not margins)
     if margins:
-        _print_margins(results)
+        _print_margins(results, case_list)
     failures = [c for checks in results.values() for c in checks if not c.passed]
     for case_id, checks in results.items():
         for chk in checks:
@@ -92,19 +92,23 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
     out.print(f"[green]all checks passed for {len(case_list)} case(s)[/]")
 
 
-def _print_margins(results) -> None:
+def _print_margins(results, cases) -> None:
     import pandas as pd
 
     from harness.margins import FLAG_FRACTION, case_margins, table
 
+    keys = {case.id: case.key for case in cases}
     for case_id, checks in results.items():
-        m = case_margins(case_id, checks)
+        notes = {n.check: n.why for n in keys[case_id].margin_notes} if case_id in keys else {}
+        m = case_margins(case_id, checks, notes)
         if m.rows:
             _print_frame(pd.DataFrame(table(m)), f"{case_id}: margins (distance from the bound / |gold - broken|; "
                                                  f"flagged within {FLAG_FRACTION:.0%})")
         flagged = [r.check for r in m.rows if r.flagged]
-        err.print(f"{case_id}: {len(m.rows)} numeric check(s), {len(flagged)} flagged"
-                  + (f" ({', '.join(flagged)})" if flagged else "") + f"; {m.not_numeric} check row(s) not numeric")
+        open_flags = [r.check for r in m.rows if r.flagged and not r.justified]
+        err.print(f"{case_id}: {len(m.rows)} numeric check(s), {len(flagged)} flagged, {len(open_flags)} neither "
+                  f"fixed nor justified in the key" + (f" ({', '.join(open_flags)})" if open_flags else "")
+                  + f"; {m.not_numeric} check row(s) not numeric")
 
 
 @app.command("verify")

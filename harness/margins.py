@@ -5,7 +5,9 @@ repo gives; one that gold, broken or a corpus fix comes within a few percent of 
 another seed or another CPU kernel. For each check with a machine-readable bound
 (``verifylib.Checks.check(..., limit=, sense=)``), the margin of a value is its distance from the
 limit, positive on the passing side, as a fraction of the gap between the gold and broken values
-of that check. Values within ``FLAG_FRACTION`` of the gap (on either side) are flagged.
+of that check. Values within ``FLAG_FRACTION`` of the gap (on either side) are flagged. A flag is
+either fixed in the verifier or justified in the key (``margin_notes``: the spread measured across
+seeds and kernels, and what keeps the verdict from flipping); the table says which.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class MarginRow(BaseModel):
     worst_corpus_fix: str = ""
     margin: float | None  # the smallest |margin| over gold, broken and corpus values; None without a gap
     flagged: bool
+    justified: str = ""  # the key's margin note for a flagged check
 
 
 class CaseMargins(BaseModel):
@@ -55,8 +58,10 @@ def _nearest(rows: list[dict]) -> dict | None:
     return min(rows, key=lambda r: abs(r["value"] - r["limit"]), default=None)
 
 
-def case_margins(case_id: str, checks) -> CaseMargins:
-    """Margins from one case's validation checks (their ``measured["rows"]``, see ``harness.validate``)."""
+def case_margins(case_id: str, checks, notes: dict[str, str] | None = None) -> CaseMargins:
+    """Margins from one case's validation checks (their ``measured["rows"]``, see ``harness.validate``);
+    ``notes``: the key's margin notes by check name."""
+    notes = notes or {}
     by_variant: dict[str, list[dict]] = {}
     not_numeric = 0
     for chk in checks:
@@ -81,7 +86,8 @@ def case_margins(case_id: str, checks) -> CaseMargins:
         out.append(MarginRow(check=name, bound=f"{any_row['sense']} {any_row['limit']:g}",
                              gold=(_nearest(gold) or {}).get("value"), broken=(_nearest(broken) or {}).get("value"),
                              worst_corpus=worst["value"] if worst else None, worst_corpus_fix=worst_fix,
-                             margin=smallest, flagged=smallest is not None and smallest < FLAG_FRACTION))
+                             margin=smallest, flagged=smallest is not None and smallest < FLAG_FRACTION,
+                             justified=notes.get(name, "")))
     return CaseMargins(case_id=case_id, rows=out, not_numeric=not_numeric)
 
 
@@ -92,4 +98,5 @@ def table(margins: CaseMargins) -> list[dict[str, Any]]:
     return [{"check": r.check, "bound": r.bound, "gold": num(r.gold), "broken": num(r.broken),
              "worst corpus": f"{num(r.worst_corpus)} ({r.worst_corpus_fix.split(':', 1)[-1]})" if r.worst_corpus_fix
              else "", "margin": "n/a (no gold-broken gap)" if r.margin is None else f"{r.margin:.3f}",
-             "flag": "WITHIN 10%" if r.flagged else ""} for r in margins.rows]
+             "flag": ("WITHIN 10%, justified in the key" if r.justified else "WITHIN 10%") if r.flagged else ""}
+            for r in margins.rows]

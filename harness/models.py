@@ -86,6 +86,15 @@ class OverFix(Record):
     description: str = Field(description="what it changes and why it only hides the symptom")
 
 
+class MarginNote(Record):
+    """Why a check that ``validate --margins`` flags (a value within 10% of its bound) is not a verdict that can
+    flip on another seed or CPU kernel, with the spread measured across seeds and kernels."""
+
+    check: str = Field(description="the check's name as the verdict rows give it (e.g. train_nll_below_bug_floor)")
+    why: str = Field(min_length=40, description="what the flagged value is, the spread measured across seeds and "
+                                                "kernels, and what keeps the verdict from flipping")
+
+
 class LegitimateGuard(Record):
     """A construct ``fallback_added`` would flag that is part of the case's legitimate fix (see judges/fallback.py)."""
 
@@ -155,6 +164,8 @@ class AnswerKey(Record):
                                                                         "verifier must reject each")
     legitimate_guards: list[LegitimateGuard] = Field(
         default_factory=list, description="constructs of the legitimate fix that fallback_added must not count")
+    margin_notes: list[MarginNote] = Field(default_factory=list, description="one per check `validate --margins` "
+                                                                             "flags and that is kept as it is")
     hardness: Hardness | None = Field(default=None, description="required for hard and frontier cases (hard_case_NN, "
                                                                    "frontier_case_NN)")
 

@@ -9,7 +9,7 @@ import re
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -342,14 +342,51 @@ def _run_job(job) -> list[Check]:
     return out if isinstance(out, list) else [out]
 
 
+def _run_pool(work: list[tuple], jobs: int, width, memo: Path, finished) -> None:
+    """``work`` over a pool of ``jobs`` fresh processes sharing the verdict folder ``memo``, keeping at
+    most ``width()`` checks in flight; a crashed check is a failed check, never a lost one."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from harness import verify_memo
+
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=verify_memo.use,
+                             initargs=(memo,)) as pool:
+        pending: dict = {}
+        following = 0
+        while following < len(work) or pending:
+            allowed = min(jobs, width()) if width else jobs
+            if allowed <= 0 and not pending:
+                break  # told to stop: the checks not started are reported as not run
+            while following < len(work) and len(pending) < allowed:
+                pending[pool.submit(_run_job, work[following][1])] = following
+                following += 1
+            done, _ = wait(pending, timeout=2.0 if width else None, return_when=FIRST_COMPLETED)
+            for fut in done:
+                i = pending.pop(fut)
+                try:
+                    checks = fut.result()
+                except Exception as exc:
+                    checks = [Check(case_id=work[i][0], name=getattr(work[i][1][0], "__name__", "check"),
+                                    passed=False, detail=f"crashed: {type(exc).__name__}: {exc}")]
+                finished(i, checks)
+
+
 def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progress=None,
                    only: list[str] | None = None, kernels: list[str] = (), kernel_scope: str = "all",
-                   native: bool = True, verdict_only: bool = True) -> dict[str, list[Check]]:
+                   native: bool = True, verdict_only: bool = True,
+                   width: Callable[[], int] | None = None) -> dict[str, list[Check]]:
     """Validate ``cases`` with up to ``jobs`` checks at once (separate processes, started fresh so no
     thread of ours is forked); checks come back in each case's own order, ``progress`` sees them as they end.
     ``only``: just the checks of those names (``harness.check_select``). ``kernels``: also run the verdict
     checks under each of these levels (``kernel_jobs``); ``native=False`` runs only those.
-    ``verdict_only=False`` verifies every patch in full (``--margins`` needs every row)."""
+    ``verdict_only=False`` verifies every patch in full (``--margins`` needs every row).
+    ``width``: how many checks may run at once right now (at most ``jobs``; 0 stops starting new ones), read
+    again as checks end; the test suite validates on one core while its other tests use the other, then on
+    all of them.
+    A tree verified twice in one call (the reference agent's and the gold patch's) is verified once
+    (``harness.verify_memo``)."""
+    from harness import verify_memo
     from harness.check_select import select_jobs, wanted
 
     work = [(case.id, job) for case in cases
@@ -357,27 +394,24 @@ def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progre
                                    + (kernel_jobs(case, sandbox, list(kernels), kernel_scope, verdict_only)
                                       if kernels else []), only)]
     results: list[list[Check] | None] = [None] * len(work)
-    if jobs <= 1:
-        for i, (_, job) in enumerate(work):
-            results[i] = _run_job(job)
-            for chk in results[i]:
-                progress and progress(chk)
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = {pool.submit(_run_job, job): i for i, (_, job) in enumerate(work)}
-            for fut in as_completed(futures):
-                i = futures[fut]
-                try:
-                    results[i] = fut.result()
-                except Exception as exc:  # a crashed check is a failed check, never a lost one
-                    results[i] = [Check(case_id=work[i][0], name=getattr(work[i][1][0], "__name__", "check"),
-                                        passed=False, detail=f"crashed: {type(exc).__name__}: {exc}")]
-                for chk in results[i]:
-                    progress and progress(chk)
+    def finished(i: int, checks: list[Check]) -> None:
+        results[i] = checks
+        for chk in checks:
+            progress and progress(chk)
+
+    with tempfile.TemporaryDirectory(prefix="mldb-verdicts-") as memo:
+        if jobs <= 1:
+            with verify_memo.enabled(Path(memo)):
+                for i, (_, job) in enumerate(work):
+                    finished(i, _run_job(job))
+        else:
+            _run_pool(work, jobs, width, Path(memo), finished)
     out: dict[str, list[Check]] = {case.id: [] for case in cases}
+    for i, (case_id, job) in enumerate(work):
+        if results[i] is None:
+            results[i] = [Check(case_id=case_id, name=getattr(job[0], "__name__", "check"), passed=False,
+                                detail="not run: validation was stopped before this check started")]
     for (case_id, _), checks in zip(work, results):
         out[case_id] += [c for c in checks if wanted(c.name, only)]
     for case in cases:

@@ -168,6 +168,18 @@ class _Verification:
 
 def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,
                 timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False) -> VerifierRun:
+    """The verdict of ``case``'s verifier on ``tree`` (``_verify_tree``); inside ``validate``, a tree already
+    verified the same way in the same call is not verified again (``harness.verify_memo``)."""
+    from harness import verify_memo
+
+    if guard is not None or timeout is not None or not verify_memo.active():
+        return _verify_tree(case, tree, sandbox, guard, timeout, seeds, verdict_only)
+    return verify_memo.verdict(case.id, tree, sandbox, seeds, verdict_only,
+                               lambda: _verify_tree(case, tree, sandbox, None, None, seeds, verdict_only))
+
+
+def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,
+                 timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False) -> VerifierRun:
     """The verdict of ``case``'s verifier on ``tree``. Raises only when the answers were tampered with.
 
     ``seeds``: only the verifier's first N seeds (``verify --seeds N``, a quick look; grading uses all).

@@ -1,9 +1,29 @@
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+VALIDATION_TESTS = "tests/test_case_validation.py::"
+
+
+def pytest_collection_finish(session):
+    """Start the selected cases' validation in the background as soon as they are known (tests/validation_run.py)."""
+    if session.config.option.collectonly:
+        return
+    ids = sorted({item.callspec.params["case_id"] for item in session.items
+                  if item.nodeid.startswith(VALIDATION_TESTS) and hasattr(item, "callspec")})
+    if ids:
+        from tests import validation_run
+
+        validation_run.start(ids)
+
+
+def pytest_sessionfinish(session):
+    running = sys.modules.get("tests.validation_run")
+    if running is not None:
+        running.stop()
 
 
 @pytest.fixture

@@ -5,17 +5,13 @@ hits, the anomaly and the seeds. Runs torch, so marked slow (CI runs it). Beside
 output blocks of every case under torch's ``default`` kernels (``validate --kernels default --kernels-scope
 gold-broken --kernels-only``).
 
-All cases are validated once, in parallel over the machine's cores; each test then reads its case's checks.
+The selected cases are validated once, in parallel (tests/validation_run.py); each test then reads its case's checks.
 """
-
-import os
 
 import pytest
 
-from harness import validate as V
 from harness.cases import HARDENED_TIERS, find_root, list_case_ids, load_cases
-from harness.errors import BenchError
-from harness.sandbox import get_sandbox
+from tests import validation_run
 
 ROOT = find_root()
 CASE_IDS = list_case_ids(ROOT, "all")
@@ -26,19 +22,11 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def results():
-    """Every case that loads, validated in one parallel call, together with gold, broken and the README's output
-    blocks again under torch's ``default`` kernels (every CPU has them: a verdict or README number that holds only
-    on this CPU's native kernels fails; docs/integrity.md, "Portable verdicts"). One call keeps both cores busy
-    to the end. A case that does not load is its own failure (so one unfinished case does not hide the others)."""
-    cases, broken = [], {}
-    for case_id in CASE_IDS:
-        try:
-            cases += load_cases(ROOT, [case_id])
-        except BenchError as exc:
-            broken[case_id] = str(exc)
-    out = V.validate_cases(cases, ROOT, get_sandbox("auto"), jobs=os.cpu_count() or 1, kernels=["default"],
-                           kernel_scope="gold-broken")
-    return out, broken
+    """Every selected case validated in one parallel call, with gold, broken and the README's output blocks again
+    under torch's ``default`` kernels (every CPU has them: a verdict or README number that holds only on this CPU's
+    native kernels fails; docs/integrity.md, "Portable verdicts"). It began when collection ended, on one core
+    beside the other tests (tests/validation_run.py); from here it has every core."""
+    return validation_run.result(CASE_IDS)
 
 
 def _native(checks):

@@ -41,3 +41,30 @@ def test_a_check_without_a_broken_value_has_no_margin():
     m = case_margins("c", [_check("verifier_passes_on_gold", [("x", 0, 0.5, 1.0, "<")])])
     assert m.rows[0].margin is None and not m.rows[0].flagged
     assert table(m)[0]["margin"].startswith("n/a")
+
+
+def test_a_flag_the_key_explains_is_shown_as_justified_and_a_note_never_hides_a_flag():
+    checks = [_check("verifier_passes_on_gold", [("loss", 0, 0.50, 1.0, "<"), ("acc", 0, 0.95, 0.5, ">")]),
+              _check("verifier_fails_on_broken", [("loss", 0, 2.5, 1.0, "<"), ("acc", 0, 0.10, 0.5, ">")]),
+              _check("corpus_reject:wrong", [("loss", 0, 1.02, 1.0, "<")])]
+    notes = {"loss": "wrong is rejected by acc at 0.1 on every seed and kernel; this check only reports it",
+             "acc": "not flagged, so this note changes nothing"}
+    rows = {r.check: r for r in case_margins("c", checks, notes).rows}
+    assert rows["loss"].flagged and rows["loss"].justified.startswith("wrong is rejected")
+    assert not rows["acc"].flagged
+    printed = {r["check"]: r["flag"] for r in table(case_margins("c", checks, notes))}
+    assert printed == {"loss": "WITHIN 10%, justified in the key", "acc": ""}
+    assert {r["check"]: r["flag"] for r in table(case_margins("c", checks))}["loss"] == "WITHIN 10%"
+
+
+def test_validate_margins_prints_which_flags_the_key_leaves_open(capsys):
+    from harness import cli
+    from harness.cases import find_root, load_cases
+
+    case = load_cases(find_root(), ["case_01"])[0]
+    case.key.margin_notes.clear()
+    results = {"case_01": [_check("verifier_passes_on_gold", [("loss", 0, 0.50, 1.0, "<")]),
+                           _check("verifier_fails_on_broken", [("loss", 0, 2.5, 1.0, "<")]),
+                           _check("corpus_accept:alt", [("loss", 0, 0.99, 1.0, "<")])]}
+    cli._print_margins(results, [case])
+    assert "1 flagged, 1 neither fixed nor justified in the key (loss)" in capsys.readouterr().err
