@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 from harness.agents.base import AgentTask, Limits, Toolbox  # noqa: E402
 from harness.agents.llm import make_llm_agent  # noqa: E402
-from harness.sandbox import PlainSandbox, get_sandbox  # noqa: E402
-from harness.transcript import TranscriptWriter  # noqa: E402
-from harness.workspace import create_workspace, remove_workspace  # noqa: E402
+from harness.core.transcript import TranscriptWriter  # noqa: E402
+from harness.isolation.sandbox import PlainSandbox, get_sandbox  # noqa: E402
+from harness.workspaces.workspace import create_workspace, remove_workspace  # noqa: E402
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_message, openai_chat  # noqa: E402
 
 REPORT = {"root_cause": "bench", "location": "model.py:19"}

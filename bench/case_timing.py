@@ -13,9 +13,9 @@ import statistics
 from datetime import datetime, timezone
 from pathlib import Path
 
-from harness.cases import find_root, load_cases
-from harness.execution import run_shell
-from harness.workspace import create_workspace, remove_workspace
+from harness.core.cases import find_root, load_cases
+from harness.isolation.execution import run_shell
+from harness.workspaces.workspace import create_workspace, remove_workspace
 
 TARGET_S = 10.0
 OUT = Path(__file__).resolve().parent / "case_timing.md"

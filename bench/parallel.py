@@ -10,7 +10,7 @@ Two measurements, written to bench/parallel.md:
 2. CPU-bound: the reference agent over the ten real cases (real training, real verifiers) at
    --max-parallel 1 and 2 on this machine, with --cpu-slots at the core count.
 
-Each run is the real ``run`` command (``harness.cli_run.launch``); peak CPU slots come from the
+Each run is the real ``run`` (``harness.api.run``, what the command calls); peak CPU slots come from the
 run's state.json and must never exceed --cpu-slots.
 
     python bench/parallel.py [--part io|cpu|both] [--latency 1.0] [--out bench/parallel.md]
@@ -99,12 +99,13 @@ def quick_root(dest: Path) -> Path:
 
 
 def timed_run(out: Path, **options) -> dict:
-    from harness.cli_run import launch, make_options
-    from harness.results import read_samples, read_state
+    from harness import api
+    from harness.core.results import read_samples, read_state
+    from harness.models import RunOptions
 
-    opts = make_options(**options)
+    opts = RunOptions(**options)
     t0 = time.monotonic()
-    run_dir = launch(opts, out)
+    run_dir = api.run(opts, out)
     wall = time.monotonic() - t0
     samples = read_samples(run_dir)
     state = read_state(run_dir)

@@ -25,9 +25,9 @@ VERIFIER_KINDS = ("corpus_reject", "corpus_accept", "over_fix_rejected", "verifi
 
 
 def run(tier: str, jobs: int, log: Path) -> float:
-    from harness import validate as V
-    from harness.cases import find_root, list_case_ids, load_cases
-    from harness.sandbox import get_sandbox
+    from harness.core.cases import find_root, list_case_ids, load_cases
+    from harness.isolation.sandbox import get_sandbox
+    from harness.validation import validate as V
 
     root = find_root()
     cases = load_cases(root, list_case_ids(root, tier))
@@ -42,7 +42,7 @@ def run(tier: str, jobs: int, log: Path) -> float:
 
 
 def summarise(log: Path, jobs: int, wall: float | None, note: str = "") -> str:
-    from harness.cases import tier_of
+    from harness.core.cases import tier_of
 
     rows = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     # a README-output check reuses the run of broken_runs_in_budget: counting it would count that run twice

@@ -12,7 +12,7 @@ import os
 import threading
 from pathlib import Path
 
-from harness.hashing import sha256_text
+from harness.core.hashing import sha256_text
 
 
 class VerdictCache:

@@ -12,11 +12,10 @@ import posixpath
 import re
 from pathlib import Path
 
-from harness.cases import Case
-from harness.criteria import GradingInput
-from harness.models import Location, Report, Verdict
-from harness.transcript import REDACTED
-from harness.verification import verify_for_grading
+from harness.core.cases import Case
+from harness.core.criteria import GradingInput
+from harness.core.transcript import REDACTED
+from harness.models import Location, Report, Verdict, VerifierRun
 from judges.fallback import grade_fallbacks
 
 LOCATION = re.compile(r"(?P<file>[\w./\\-]+\.\w+)\s*:\s*(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?")
@@ -117,9 +116,9 @@ def location_match(report: Report | None, locations: list[Location], file_lines:
     return fail("no reported span overlaps the key")
 
 
-def fix_verified(case: Case, final_workspace: Path, sandbox, guard=None) -> Verdict:
-    """The hidden verifier on a fresh copy of the final files, sandboxed, measure inside / decide outside."""
-    run = verify_for_grading(case, final_workspace, sandbox, guard)
+def fix_verified(run: VerifierRun) -> Verdict:
+    """The verdict of the hidden verifier's run on a fresh copy of the final files (sandboxed, measured inside and
+    decided outside: ``harness.workspaces.verification.verify_for_grading``)."""
     details = run.model_dump(mode="json", exclude_none=True)
     if run.status == "pass":
         return Verdict(criterion="fix_verified", status="pass", grader="deterministic:verifier", details=details)
@@ -287,7 +286,7 @@ def answer_leak(events, case: Case, answer_roots=()) -> Verdict:
     return Verdict(criterion="answer_leak", status="pass", grader="deterministic")
 
 
-# --- the registry's graders (harness.criteria): one signature, grade(GradingInput) -> Verdict ---------------
+# --- the registry's graders (harness.core.criteria): one signature, grade(GradingInput) -> Verdict ---------------
 
 
 def grade_location_match(g: GradingInput) -> Verdict:
@@ -295,7 +294,9 @@ def grade_location_match(g: GradingInput) -> Verdict:
 
 
 def grade_fix_verified(g: GradingInput) -> Verdict:
-    return fix_verified(g.case, g.final_workspace, g.sandbox, g.guard)
+    if g.verify is None:
+        raise ValueError("no verifier was given to grade fix_verified")
+    return fix_verified(g.verify())
 
 
 def grade_fallback_added(g: GradingInput) -> Verdict:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.cases import Case
-from harness.errors import IntegrityError
-from harness.criteria import CRITERIA_DETERMINISTIC, CRITERIA_LLM, GradingInput, load_grader
+from harness.core.cases import Case
+from harness.core.criteria import CRITERIA_DETERMINISTIC, CRITERIA_LLM, GradingInput, load_grader
+from harness.core.errors import IntegrityError
 from harness.models import Report, Verdict
 
 
@@ -35,15 +35,17 @@ def case_file_lines(case: Case) -> dict[str, int]:
 
 
 def grade_deterministic(case: Case, events, report: Report | None, diff: str, final_workspace: Path, sandbox,
-                        guard=None, answer_roots=()) -> dict[str, Verdict]:
-    """Every deterministic criterion of the registry (``harness.criteria``). ``guard`` re-checks the answers
-    before the verifier runs.
+                        guard=None, answer_roots=(), verify=None) -> dict[str, Verdict]:
+    """Every deterministic criterion of the registry (``harness.core.criteria``). ``guard`` re-checks the answers
+    before the verifier runs; ``verify()`` runs the hidden verifier on the final files (the caller's: graders
+    import nothing that runs code).
 
     Each grader runs on its own: one that raises leaves its criterion ``unscored (grader_error)``
     and the others graded, so nothing in a workspace can blank out a whole sample. (An
     IntegrityError from the guard is not a grader's error: it stops the run.)"""
     g = GradingInput(case=case, events=events, report=report, diff=diff, final_workspace=final_workspace,
-                     sandbox=sandbox, guard=guard, answer_roots=answer_roots, file_lines=case_file_lines(case))
+                     sandbox=sandbox, guard=guard, answer_roots=answer_roots, file_lines=case_file_lines(case),
+                     verify=verify)
     out = {}
     for criterion in CRITERIA_DETERMINISTIC:
         try:

@@ -17,7 +17,7 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from harness.snapshot import CUT_MARK
+from harness.core.diffs import CUT_MARK
 from judges.compaction import escape
 from judges.evidence import edit_calls
 
@@ -100,7 +100,7 @@ def _same(a: str, b: str) -> bool:
 def _split(diff: str) -> list[tuple[int, int, list[str], bool]]:
     """(old start line, new start line, lines, cut) for each hunk of one file's unified diff; a diff without
     hunks (a binary or large file) is one pseudo-hunk holding its text. ``cut``: the harness left out
-    changed lines of the hunk (``harness.snapshot.shrink_diff``'s markers); hunks it left out entirely
+    changed lines of the hunk (``harness.core.diffs.shrink_diff``'s markers); hunks it left out entirely
     become one pseudo-hunk that is cut."""
     hunks: list[tuple[int, int, list[str], bool]] = []
     for raw in diff.splitlines():

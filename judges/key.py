@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from harness.hashing import sha256_text
+from harness.core.hashing import sha256_text
 from harness.models import AnswerKey, Record
 
 DEFAULT_INSTRUMENTATION = AnswerKey.model_fields["instrumentation"].default

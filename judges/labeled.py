@@ -14,8 +14,8 @@ from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
 
-from harness.errors import InputError
-from harness.hashing import sha256_text
+from harness.core.errors import InputError
+from harness.core.hashing import sha256_text
 from harness.models import Event, Record
 from judges.key import JudgeKey
 from judges.rubric import Mode

@@ -4,7 +4,7 @@ A reply that breaks the schema, cites an event the agent did not write, or quote
 are not in the cited event is re-asked once with the failure stated; a second failure is
 ``unscored`` (judge_error), never pass or fail. Order facts ("ran the test", "localized before
 change") are computed here from the events and the judge's labels. Every reply's tokens are
-counted, rejected or not. The API plumbing is the shared ``harness.agents.providers``.
+counted, rejected or not. The API plumbing is the shared ``harness.core.providers``.
 """
 
 from __future__ import annotations
@@ -13,17 +13,34 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.agents.providers import STRUCTURED, AuthError, ProviderError, SamplingSettings, endpoint, make_client
-from harness.errors import ConfigError
+from harness.core.errors import ConfigError
+from harness.core.providers import AuthError, ProviderError, endpoint, make_client
+from harness.core.structured import STRUCTURED, SamplingSettings
 from harness.models import Evidence, Verdict
 from judges.cache import VerdictCache
 from judges.compaction import View, agent_acted, compact
-from judges.evidence import call_of, check_citations, edit_calls, edit_events, executed_calls, final_statements, \
-    localized_before_change
-from judges.key import JudgeKey
+from judges.evidence import (
+    call_of,
+    check_citations,
+    edit_calls,
+    edit_events,
+    executed_calls,
+    final_statements,
+    localized_before_change,
+)
 from judges.hunks import MAX_HUNKS, Hunk, list_hunks, render_hunks
-from judges.rubric import DEFAULT_MAX_INPUT_TOKENS, PROMPT_SHA256, RUBRIC_VERSION, SYSTEM, Mode, build_prompt, \
-    criteria_for, schema_for, transcript_budget
+from judges.key import JudgeKey
+from judges.rubric import (
+    DEFAULT_MAX_INPUT_TOKENS,
+    PROMPT_SHA256,
+    RUBRIC_VERSION,
+    SYSTEM,
+    Mode,
+    build_prompt,
+    criteria_for,
+    schema_for,
+    transcript_budget,
+)
 from judges.vote import majority
 
 MAX_ATTEMPTS = 2  # the first ask and one re-ask

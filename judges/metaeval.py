@@ -14,7 +14,7 @@ from itertools import combinations
 
 from pydantic import BaseModel, Field
 
-from harness.criteria import names as criteria_names
+from harness.core.criteria import names as criteria_names
 from judges.labeled import LabeledItem
 
 # What judge-eval measures: the judge's criteria, and fallback_added, which the judge grades for written

@@ -16,9 +16,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from harness.hashing import sha256_text
-from harness.criteria import CRITERIA_LLM
-from harness.criteria import names as criteria_names
+from harness.core.criteria import CRITERIA_LLM
+from harness.core.criteria import names as criteria_names
+from harness.core.hashing import sha256_text
 from judges.key import JudgeKey
 
 RUBRIC_VERSION = "judge-rubric-v3"

@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from harness.errors import InputError
+from harness.core.errors import InputError
 from harness.models import MessageEvent, UsageEvent
 from judges.key import JudgeKey
 from judges.labeled import LabeledItem

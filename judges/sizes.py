@@ -8,13 +8,20 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from harness.criteria import names as criteria_names
+from harness.core.criteria import names as criteria_names
 from judges.compaction import compact, submit_calls_with_report, visible
 from judges.evidence import edit_events, raw_text
 from judges.hunks import list_hunks, render_hunks
 from judges.key import JudgeKey
-from judges.rubric import CHARS_PER_TOKEN, DEFAULT_MAX_INPUT_TOKENS, SYSTEM, Mode, build_prompt, criteria_for, \
-    transcript_budget
+from judges.rubric import (
+    CHARS_PER_TOKEN,
+    DEFAULT_MAX_INPUT_TOKENS,
+    SYSTEM,
+    Mode,
+    build_prompt,
+    criteria_for,
+    transcript_budget,
+)
 
 EVAL_CRITERIA = criteria_names(judge_eval=True)  # fallback_added: asked only for written plans
 

@@ -24,7 +24,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from harness.criteria import GradingInput
+from harness.core.criteria import GradingInput
 from harness.models import Verdict
 from judges.pynames import dotted as _dotted
 from judges.pynames import import_aliases as _aliases
@@ -277,5 +277,5 @@ def tampering(diff: str, final_tree: Path, case_files: set[str], oracle_symbols=
 
 
 def grade_tampering(g: GradingInput) -> Verdict:
-    """The registry's grader (harness.criteria)."""
+    """The registry's grader (harness.core.criteria)."""
     return tampering(g.diff, g.final_workspace, set(g.file_lines), g.case.key.oracle_symbols)

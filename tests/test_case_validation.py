@@ -10,7 +10,7 @@ The selected cases are validated once, in parallel (tests/validation_run.py); ea
 
 import pytest
 
-from harness.cases import HARDENED_TIERS, find_root, list_case_ids, load_cases
+from harness.core.cases import HARDENED_TIERS, find_root, list_case_ids, load_cases
 from tests import validation_run
 
 ROOT = find_root()

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from harness.results import read_samples
+from harness.core.results import read_samples
 
 
 def _cli(*args, cwd):

@@ -32,7 +32,7 @@ def test_ci_lints_before_the_tests():
 
 def test_every_standard_case_has_a_row_in_the_readme_table():
     """The README's case table is read against the case folders: a new case without a row fails here."""
-    from harness.cases import list_case_ids
+    from harness.core.cases import list_case_ids
 
     rows = set(re.findall(r"^\| (case_\d\d) \|", (ROOT / "README.md").read_text(), re.M))
     assert rows == set(list_case_ids(ROOT, "standard"))

@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import threading
 
-from harness import validate as V
-from harness.cases import find_root, load_cases
-from harness.errors import BenchError
-from harness.sandbox import get_sandbox
+from harness.core.cases import find_root, load_cases
+from harness.core.errors import BenchError
+from harness.isolation.sandbox import get_sandbox
+from harness.validation import validate as V
 
 KERNELS = ["default"]  # every CPU has it: docs/integrity.md, "Portable verdicts"
 _state: dict = {}

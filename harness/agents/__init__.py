@@ -3,7 +3,7 @@
 ``AGENTS`` maps the name before the first ``:`` to the module that implements it; the module is imported
 only when that agent is made, so listing the agents (``--help``) imports none of them. Each module has
 ``create(spec, root, **options)``: ``spec`` is the whole spec (what follows the ``:`` is the module's to read),
-``root`` the project root the run reads, ``options`` the model settings of ``harness.cli_run._agent_options``
+``root`` the project root the run reads, ``options`` the model settings of ``harness.api.agent_options``
 (an agent ignores those it has no use for). It returns an object of the ``Agent`` protocol (``harness.agents.base``).
 
 A spec whose name is a dotted module path (``mypkg.my_agent[:ARG]``) imports that module the same way, so an
@@ -16,7 +16,7 @@ import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.errors import ConfigError
+from harness.core.errors import ConfigError
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from harness.execution import DEFAULT_OUTPUT_CAP
+from harness.core.transcript import TranscriptWriter
+from harness.isolation.execution import DEFAULT_OUTPUT_CAP
+from harness.isolation.slots import SampleClock
 from harness.models import Report, SampleStatus, TokenUsage
-from harness.slots import SampleClock
-from harness.snapshot import WorkspaceWatcher, tree_bytes
-from harness.transcript import TranscriptWriter
-from harness.workspace import apply_patch
+from harness.workspaces.snapshot import WorkspaceWatcher, tree_bytes
+from harness.workspaces.workspace import apply_patch
 
 MAX_EDIT_FILE_BYTES = 10 * 1024 * 1024
 
@@ -36,7 +36,7 @@ class Limits:
 class Toolbox:
     """The agent's hands: each action is run for real and recorded in the transcript as it happens.
 
-    After every action the workspace is compared with its state before (``harness.snapshot``)
+    After every action the workspace is compared with its state before (``harness.workspaces.snapshot``)
     and each changed file is recorded as a ``file_edit`` event, whichever tool changed it."""
 
     def __init__(self, workspace: Path, transcript: TranscriptWriter, sandbox, limits: Limits):
@@ -132,20 +132,6 @@ class Toolbox:
         if count != 1:
             raise ValueError(f"old_text occurs {count} times in '{path}'; it must occur exactly once")
         return target, before.replace(old_text, new_text, 1)
-
-
-def split_patch(patch: str) -> list[tuple[str, str]]:
-    """Split a multi-file unified diff into (path, diff) pairs."""
-    files: list[tuple[str, list[str]]] = []
-    for line in patch.splitlines(keepends=True):
-        if line.startswith("--- ") and (not files or any(ln.startswith("@@") for ln in files[-1][1])):
-            files.append(("", [line]))
-        elif line.startswith("+++ ") and files:
-            name = line[4:].split("\t")[0].strip()
-            files[-1] = (name[2:] if name.startswith("b/") else name, files[-1][1] + [line])
-        elif files:
-            files[-1][1].append(line)
-    return [(name, "".join(lines)) for name, lines in files]
 
 
 @dataclass

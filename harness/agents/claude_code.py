@@ -15,10 +15,22 @@ import os
 from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask
-from harness.agents.cli_base import REPORT_INSTRUCTIONS, CLIRunner, Endpoint, EventSink, Launch, LogParser, \
-    cli_version, count, dollars, find_cli, finish, install_root
-from harness.errors import ConfigError
-from harness.skill import install_skill
+from harness.agents.cli_base import (
+    REPORT_INSTRUCTIONS,
+    CLIRunner,
+    Endpoint,
+    EventSink,
+    Launch,
+    LogParser,
+    cli_version,
+    count,
+    dollars,
+    find_cli,
+    finish,
+    install_root,
+)
+from harness.core.errors import ConfigError
+from harness.core.skill import install_skill
 
 PACKAGE = "@anthropic-ai/claude-code@2.1.328"
 DEFAULT_BASE_URL = "https://api.anthropic.com"

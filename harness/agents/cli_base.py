@@ -2,13 +2,13 @@
 
 An external CLI is the whole agent: it talks to the model and runs its own tools. The harness
 cannot step it, so it runs it once per sample, under the same sandbox as every agent command
-(``harness.sandbox``: the workspace read-write, the CLI's install read-only, answers/ and the
+(``harness.isolation.sandbox``: the workspace read-write, the CLI's install read-only, answers/ and the
 repository absent), and follows its native log as it is written:
 
 * the CLI's stdout goes to a log file in the sample's private /tmp; a thread reads new lines
   as they arrive and a per-tool parser turns them into transcript events;
 * after every tool result the parser reports, the workspace is compared with its last state
-  (``harness.snapshot``) and each changed file becomes a ``file_edit`` event, so edits made by
+  (``harness.workspaces.snapshot``) and each changed file becomes a ``file_edit`` event, so edits made by
   any tool of the CLI are recorded from the files, not from the CLI's own account;
 * the model endpoint is reached through a relay: under bubblewrap (no network at all) a unix
   socket in the sample's /tmp, which a small forwarder inside the sandbox exposes on
@@ -25,28 +25,27 @@ removed, and the last assistant message stays in the transcript for the judge.
 from __future__ import annotations
 
 import json
-import math
 import os
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
-from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
 
 from harness.agents.base import AgentOutcome, AgentTask
-from harness.errors import ConfigError
-from harness.execution import ExecResult
+
+# the relay and the log follower live in their own modules; the adapters get them from here
+from harness.agents.cli_log import EventSink, LogFollower, LogParser, Tally, count, dollars  # noqa: F401
+from harness.agents.relay import INSIDE_FORWARDER, MAX_RELAY_CONNECTIONS, Endpoint, HostRelay  # noqa: F401
+from harness.core.errors import ConfigError
+from harness.isolation.execution import ExecResult
+from harness.isolation.sandbox import Mount, scratch_for
 from harness.models import Report, TokenUsage
-from harness.sandbox import Mount, scratch_for
-from harness.snapshot import tree_bytes
+from harness.workspaces.snapshot import tree_bytes
 
 AGENTS_DIR_ENV = "MLDB_AGENTS_DIR"
 REPORT_FILE = "report.json"
@@ -66,7 +65,7 @@ JSON object to the file `{REPORT_FILE}` at the top of the repository, with exact
 def with_skill_block(prompt: str, skill_text: str | None) -> str:
     """For a tool with no skill mechanism of its own (mini-swe-agent, ``cmd:``): the skill arm's text
     in the same ``<skill>`` block the built-in agent gets in its system prompt, after the task."""
-    from harness.prompts import SKILL_BLOCK
+    from harness.core.prompts import SKILL_BLOCK
 
     return prompt + SKILL_BLOCK.format(skill=skill_text.strip()) if skill_text else prompt
 
@@ -109,276 +108,6 @@ def install_root(exe: Path) -> Path:
         if parent.name == "node_modules":
             return parent.parent
     return real.parent
-
-
-# --- the model endpoint relay --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """A model base URL split into what the relay needs."""
-
-    url: str
-    host: str
-    port: int
-
-    @classmethod
-    def parse(cls, url: str) -> "Endpoint":
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(f"--base-url '{url}' is not an http(s) URL")
-        return cls(url, parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
-
-    def via(self, host: str, port: int) -> str:
-        """The same URL with its host:port replaced (what the CLI is told to call)."""
-        parts = urlsplit(self.url)
-        return urlunsplit(parts._replace(netloc=f"{host}:{port}"))
-
-
-def _pump(src: socket.socket, dst: socket.socket) -> None:
-    try:
-        while True:
-            data = src.recv(65536)
-            if not data:
-                break
-            dst.sendall(data)
-    except OSError:
-        pass
-    finally:
-        for s in (dst, src):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-
-MAX_RELAY_CONNECTIONS = 16  # per sample: a CLI agent keeps a few open; more is a flood, refused
-
-
-class HostRelay:
-    """Forwards each connection on a unix socket (bubblewrap) or a loopback TCP port (plain) to the
-    endpoint. Bytes are relayed as they are, so it works for any HTTP API, streaming included.
-
-    The agent controls how many connections it opens, and every one costs the harness two file
-    descriptors shared with the other samples' graders: so at most ``MAX_RELAY_CONNECTIONS`` are
-    relayed at once (more are closed at once), each is closed when done, and an accept error
-    (e.g. EMFILE) is waited out rather than ending the relay."""
-
-    def __init__(self, endpoint: Endpoint, unix_path: Path | None = None):
-        self.endpoint = endpoint
-        if unix_path is not None:
-            unix_path.unlink(missing_ok=True)
-            self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self.server.bind(str(unix_path))
-            os.chmod(unix_path, 0o600)
-        else:
-            self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            self.server.bind(("127.0.0.1", 0))
-        self.server.listen(64)
-        self.port = self.server.getsockname()[1] if unix_path is None else None
-        self.connections = 0
-        self.refused = 0
-        self._open = threading.BoundedSemaphore(MAX_RELAY_CONNECTIONS)
-        self._stop = False
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        while not self._stop:
-            try:
-                client, _ = self.server.accept()
-            except OSError:
-                if self._stop:
-                    return
-                time.sleep(0.05)
-                continue
-            if not self._open.acquire(blocking=False):
-                self.refused += 1
-                client.close()
-                continue
-            try:
-                upstream = socket.create_connection((self.endpoint.host, self.endpoint.port), timeout=30)
-                upstream.settimeout(None)
-                upstream.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            except OSError:
-                client.close()
-                self._open.release()
-                continue
-            self.connections += 1
-            threading.Thread(target=self._relay, args=(client, upstream), daemon=True).start()
-
-    def _relay(self, client: socket.socket, upstream: socket.socket) -> None:
-        back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
-        back.start()
-        _pump(client, upstream)
-        back.join()
-        for s in (client, upstream):
-            s.close()
-        self._open.release()
-
-    def close(self) -> None:
-        self._stop = True
-        try:
-            self.server.close()
-        except OSError:
-            pass
-
-
-# Runs inside the sandbox with the harness's Python: listen on 127.0.0.1:PORT (the sandbox's own
-# loopback) and forward each connection to the host relay's unix socket. Stdlib only.
-INSIDE_FORWARDER = r'''
-import os, socket, sys, threading
-port, sock_path, ready = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-srv.bind(("127.0.0.1", port)); srv.listen(64)
-open(ready, "w").close()
-def pump(a, b):
-    try:
-        while True:
-            d = a.recv(65536)
-            if not d: break
-            b.sendall(d)
-    except OSError: pass
-    finally:
-        for s in (a, b):
-            try: s.shutdown(socket.SHUT_RDWR)
-            except OSError: pass
-while True:
-    c, _ = srv.accept()
-    c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    u = socket.socket(socket.AF_UNIX)
-    try: u.connect(sock_path)
-    except OSError: c.close(); continue
-    threading.Thread(target=pump, args=(c, u), daemon=True).start()
-    threading.Thread(target=pump, args=(u, c), daemon=True).start()
-'''
-
-
-# --- following the native log ----------------------------------------------------------
-
-MAX_COUNT = 10**9  # tokens in one usage record; more is not a real model call
-MAX_DOLLARS = 10**6
-
-
-def count(value: Any) -> int:
-    """A token count read from a CLI's log, which code in the sandbox can write: anything that is not a
-    number in [0, MAX_COUNT] counts as 0, so a forged log cannot make a run look free or absurd."""
-    try:
-        n = float(value or 0)
-    except (TypeError, ValueError):
-        return 0
-    return int(n) if math.isfinite(n) and 0 <= n <= MAX_COUNT else 0
-
-
-def dollars(value: Any) -> float | None:
-    """A cost read from a CLI's log: a finite number in [0, MAX_DOLLARS], else unknown (None)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if math.isfinite(value) and 0 <= value <= MAX_DOLLARS else None
-
-
-
-@dataclass
-class Tally:
-    """What a parser has counted so far, for the budgets and the outcome."""
-
-    steps: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float | None = None
-    last_assistant: str = ""
-    final_text: str | None = None
-    cli_error: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-class EventSink:
-    """How a parser writes transcript events: tool results also record the workspace's changes."""
-
-    def __init__(self, task: AgentTask, hidden: Callable[[str], bool]):
-        self.task = task
-        self.tr = task.transcript
-        self.hidden = hidden
-        self.tally = Tally()
-        self.open_calls: set[str] = set()
-        # False when the log is only read after the CLI exited: changes are then recorded once, at the end
-        self.track_edits = True
-
-    def message(self, text: str, role: str = "assistant") -> None:
-        if text and text.strip():
-            self.tr.append("message", role=role, content=text)
-            if role == "assistant":
-                self.tally.last_assistant = text
-
-    def tool_call(self, call_id: str, name: str, arguments: dict) -> None:
-        self.open_calls.add(call_id)
-        self.tr.append("tool_call", call_id=call_id, name=name,
-                       arguments=arguments if isinstance(arguments, dict) else {"input": arguments})
-
-    def tool_result(self, call_id: str, stdout: str = "", stderr: str = "", exit_code: int | None = None,
-                    error: str | None = None, duration_s: float = 0.0) -> None:
-        self.open_calls.discard(call_id)
-        if self.track_edits:
-            self.record_changes(call_id)
-        self.tr.append("tool_result", call_id=call_id, stdout=stdout or "", stderr=stderr or "",
-                       exit_code=exit_code, error=error, duration_s=duration_s,
-                       stdout_bytes=len((stdout or "").encode()), stderr_bytes=len((stderr or "").encode()))
-
-    def usage(self, model: str, input_tokens: int, output_tokens: int, cost_usd: float | None = None) -> None:
-        input_tokens, output_tokens, cost_usd = count(input_tokens), count(output_tokens), dollars(cost_usd)
-        self.tally.input_tokens += input_tokens
-        self.tally.output_tokens += output_tokens
-        self.tr.append("usage", model=model or "?", input_tokens=input_tokens, output_tokens=output_tokens,
-                       cost_usd=cost_usd)
-
-    def error(self, error_type: str, message: str) -> None:
-        self.tr.append("error", error_type=error_type, message=message[:4000])
-
-    def record_changes(self, call_id: str | None) -> None:
-        """One ``file_edit`` per file changed since the last look, except the harness's own files."""
-        for path, diff in self.task.tools.watcher.changes():
-            if not self.hidden(path):
-                self.tr.append("file_edit", call_id=call_id, path=path, diff=diff)
-
-
-class LogParser:
-    """One per sample: fed each complete line of the CLI's log, in order."""
-
-    def __init__(self, sink: EventSink):
-        self.sink = sink
-
-    def feed(self, line: str) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def finish(self) -> None:
-        """Called once after the CLI exited and the log was read to its end."""
-
-
-class LogFollower:
-    """Reads a growing file line by line from another thread's point of view: call ``poll()``."""
-
-    def __init__(self, path: Path, feed: Callable[[str], None]):
-        self.path, self.feed = path, feed
-        self.offset = 0
-        self.partial = b""
-
-    def poll(self, final: bool = False) -> None:
-        try:
-            with open(self.path, "rb") as fh:
-                fh.seek(self.offset)
-                data = fh.read()
-        except OSError:
-            return
-        self.offset += len(data)
-        data = self.partial + data
-        lines = data.split(b"\n")
-        self.partial = lines.pop()
-        if final and self.partial:
-            lines.append(self.partial)
-            self.partial = b""
-        for raw in lines:
-            if raw.strip():
-                self.feed(raw.decode("utf-8", errors="replace"))
 
 
 # --- running one CLI in the sandbox ------------------------------------------------------

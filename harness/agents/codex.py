@@ -19,10 +19,21 @@ from dataclasses import replace
 from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask
-from harness.agents.cli_base import REPORT_INSTRUCTIONS, CLIRunner, Endpoint, EventSink, Launch, LogParser, \
-    cli_version, count, find_cli, finish, install_root
-from harness.errors import ConfigError
-from harness.skill import install_skill
+from harness.agents.cli_base import (
+    REPORT_INSTRUCTIONS,
+    CLIRunner,
+    Endpoint,
+    EventSink,
+    Launch,
+    LogParser,
+    cli_version,
+    count,
+    find_cli,
+    finish,
+    install_root,
+)
+from harness.core.errors import ConfigError
+from harness.core.skill import install_skill
 
 PACKAGE = "@openai/codex@0.169.0"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

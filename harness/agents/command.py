@@ -14,10 +14,20 @@ import re
 from dataclasses import replace
 
 from harness.agents.base import AgentOutcome, AgentTask
-from harness.agents.cli_base import CONTROL_DIR, REPORT_FILE, REPORT_INSTRUCTIONS, CLIRunner, Endpoint, EventSink, \
-    Launch, LogParser, finish, with_skill_block
-from harness.errors import ConfigError
-from harness.execution import cap_text
+from harness.agents.cli_base import (
+    CONTROL_DIR,
+    REPORT_FILE,
+    REPORT_INSTRUCTIONS,
+    CLIRunner,
+    Endpoint,
+    EventSink,
+    Launch,
+    LogParser,
+    finish,
+    with_skill_block,
+)
+from harness.core.errors import ConfigError
+from harness.isolation.execution import cap_text
 
 PLACEHOLDERS = ("prompt_file", "workspace", "report", "base_url")
 PLACEHOLDER = re.compile(r"\{([A-Za-z_]+)\}")  # only {word}: other braces (JSON, shell) stay as written

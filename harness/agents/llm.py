@@ -22,12 +22,19 @@ import time
 from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask, Limits
-from harness.agents.llm_tools import BASH, SUBMIT, TOOLS, ToolArgumentError, parse_arguments, \
-    recorded_arguments, result_text
+from harness.agents.chat import PROVIDERS, ModelSettings, ToolCall, ToolOutput
+from harness.agents.llm_tools import (
+    BASH,
+    SUBMIT,
+    TOOLS,
+    ToolArgumentError,
+    parse_arguments,
+    recorded_arguments,
+    result_text,
+)
 from harness.agents.pricing import PriceTable
-from harness.agents.providers import KEY_ENV, MAX_REPLY_STRING, PROVIDERS, AuthError, ModelSettings, \
-    ProviderError, ToolCall, ToolOutput, Usage, make_client
-from harness.errors import ConfigError, InfraError
+from harness.core.errors import ConfigError, InfraError
+from harness.core.providers import KEY_ENV, MAX_REPLY_STRING, AuthError, ProviderError, Usage, make_client
 from harness.models import Report, TokenUsage
 
 NUDGE = ("Your last reply called no tool. Continue with the bash or edit_file tool, "
@@ -68,7 +75,7 @@ class LLMAgent:
 
     def run(self, task: AgentTask) -> AgentOutcome:
         self.check_limits(task.limits)
-        from harness.skill import skill_references  # the skill arm: its references/ readable in the workspace
+        from harness.core.skill import skill_references  # the skill arm: its references/ readable in the workspace
         with skill_references(task) as task:
             return _Episode(self, task).run()
 

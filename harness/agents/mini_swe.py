@@ -20,9 +20,21 @@ from pathlib import Path
 from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask
-from harness.agents.cli_base import CONTROL_DIR, REPORT_INSTRUCTIONS, CLIRunner, Endpoint, EventSink, Launch, \
-    LogParser, agents_dir, cli_version, dollars, finish, with_skill_block
-from harness.errors import ConfigError
+from harness.agents.cli_base import (
+    CONTROL_DIR,
+    REPORT_INSTRUCTIONS,
+    CLIRunner,
+    Endpoint,
+    EventSink,
+    Launch,
+    LogParser,
+    agents_dir,
+    cli_version,
+    dollars,
+    finish,
+    with_skill_block,
+)
+from harness.core.errors import ConfigError
 
 PACKAGE = "mini-swe-agent==2.4.6"
 VENV = "mini-swe-venv"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from harness.cases import load_record
+from harness.core.cases import load_record
 
 
 class Price(BaseModel):

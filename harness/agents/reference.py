@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.agents.base import AgentOutcome, AgentTask
-from harness.cases import load_case
+from harness.core.cases import load_case
 
 
 class ReferenceAgent:

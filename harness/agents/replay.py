@@ -24,7 +24,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from harness.agents.base import AgentOutcome, AgentTask
-from harness.errors import ConfigError, InputError
+from harness.core.errors import ConfigError, InputError
 from harness.models import Report, TokenUsage
 
 SEED_CONDITIONS = {"control": "control", "treatment": "skill", "skill": "skill"}
@@ -91,7 +91,7 @@ class ReplayAgent:
         self.settings = {"replay_of": str(self.source.resolve()), "source_kind": self.kind}
         self.served: dict[tuple[str, str], int] = defaultdict(int)
         if self.kind == "run":
-            from harness.results import read_manifest, read_samples
+            from harness.core.results import read_manifest, read_samples
             self.samples = read_samples(self.source)
             if (self.source / "manifest.json").exists():
                 self.settings["original_agent"] = read_manifest(self.source).agent
@@ -108,8 +108,8 @@ class ReplayAgent:
         return self._replay_codex_log(task, condition)
 
     def _replay_run(self, task: AgentTask, condition: str, n: int) -> AgentOutcome:
-        from harness.transcript import read_transcript
-        from harness.workspace import apply_patch
+        from harness.core.transcript import read_transcript
+        from harness.workspaces.workspace import apply_patch
 
         matches = sorted((s for s in self.samples if s.case_id == task.case_id and s.condition == condition),
                          key=lambda s: s.epoch)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from harness.agents.base import AgentTask, Limits, Toolbox
 from harness.agents.llm import make_llm_agent
-from harness.cases import find_root
-from harness.sandbox import PlainSandbox
-from harness.transcript import TranscriptWriter
-from harness.workspace import create_workspace, remove_workspace
+from harness.core.cases import find_root
+from harness.core.transcript import TranscriptWriter
+from harness.isolation.sandbox import PlainSandbox
+from harness.workspaces.workspace import create_workspace, remove_workspace
 from tests.fakes.llm_server import Reply, anthropic_message, openai_chat
 
 ROOT = find_root(Path(__file__).resolve().parent)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from harness.core.results import append_sample, write_manifest
 from harness.models import CRITERIA_DETERMINISTIC, CRITERIA_LLM, RunManifest, SampleResult, TokenUsage, Verdict
-from harness.results import append_sample, write_manifest
 
 
 def verdicts(root: str, fix: str = "pass", other: str = "pass") -> dict[str, Verdict]:

@@ -23,13 +23,13 @@ from pathlib import Path
 import pytest
 
 from harness.agents.base import Limits
-from harness.cases import load_cases
-from harness.errors import RunAborted
-from harness.hashing import sha256_tree
-from harness.results import read_samples
-from harness.runner import RunConfig, run, run_scratch
-from harness.sandbox import get_sandbox
-from harness.transcript import read_transcript
+from harness.core.cases import load_cases
+from harness.core.errors import RunAborted
+from harness.core.hashing import sha256_tree
+from harness.core.results import read_samples
+from harness.core.transcript import read_transcript
+from harness.isolation.sandbox import get_sandbox
+from harness.running.runner import RunConfig, run, run_scratch
 from tests.fakes.llm_server import ScriptedLLMServer
 from tests.harness.llm_helpers import REPORT, agent_for, turn
 
@@ -301,7 +301,7 @@ def test_fork_bomb_and_memory_hog_end_typed(mode, stub_root, tmp_path):
 MEASURE_RSS = """
 import resource, sys, tempfile
 from pathlib import Path
-from harness.sandbox import get_sandbox
+from harness.isolation.sandbox import get_sandbox
 box = get_sandbox(sys.argv[1])
 ws = Path(tempfile.mkdtemp()) / "repo"; ws.mkdir()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -1,7 +1,7 @@
 """Blind-solve records: they load, count per tier, and the frontier entry rule reads them right."""
 
-from harness.blind import BlindSolve, frontier_entry, load_solves, tier_rates
-from harness.cases import load_case
+from harness.core.cases import load_case
+from harness.validation.blind import BlindSolve, frontier_entry, load_solves, tier_rates
 
 
 def _solve(right, fix, hinted=False):
@@ -36,7 +36,7 @@ def test_frontier_entry_rule():
 def test_a_recorded_diff_leaves_out_folders_of_unrecorded_binary_artifacts():
     """case_08's blind solve left a rebuilt tokenization cache: its .npy files are recorded only as 'Binary or
     large file ... differs', so applying the rest would leave a half cache. Those folders are left out."""
-    from harness.blind import reapplicable_diff
+    from harness.validation.blind import reapplicable_diff
 
     diff = ("Binary or large file cache/tok/new/ids.npy differs\n"
             "diff --git a/cache/tok/new/meta.json b/cache/tok/new/meta.json\nnew file mode 100644\n"

@@ -4,8 +4,8 @@ import shutil
 
 import pytest
 
-from harness.cases import list_case_ids, load_case
-from harness.errors import InputError
+from harness.core.cases import list_case_ids, load_case
+from harness.core.errors import InputError
 
 
 def _load_error(root) -> str:

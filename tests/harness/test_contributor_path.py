@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import find_root, list_case_ids, load_case, tier_of
-from harness.check_select import check_patterns, job_names, matches, parse_only, select_jobs
-from harness.errors import ConfigError
-from harness.hygiene import PLACEHOLDER, check_placeholders, check_stray_artifacts
-from harness.scaffold import case_id_for, new_case
-from harness.validate import check_hard_construct_hits, check_names, validation_jobs
+from harness.core.cases import find_root, list_case_ids, load_case, tier_of
+from harness.core.errors import ConfigError
+from harness.validation.check_select import check_patterns, job_names, matches, parse_only, select_jobs
+from harness.validation.hard_checks import check_hard_construct_hits
+from harness.validation.hygiene import PLACEHOLDER, check_placeholders, check_stray_artifacts
+from harness.validation.scaffold import case_id_for, new_case
+from harness.validation.validate import check_names, validation_jobs
 
 ROOT = find_root()
 REPO = Path(__file__).resolve().parents[2]

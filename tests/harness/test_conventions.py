@@ -1,4 +1,4 @@
-"""The conventions validate enforces (harness/conventions.py): verifier-recognising wrong fixes must be rejected,
+"""The conventions validate enforces (harness/validation/conventions.py): verifier-recognising wrong fixes must be rejected,
 and rejected by the README run; a verifier without README-run checks, or a case with no way to get a
 verifier-recognising fix, fails validate naming what is missing. The slow tests run case_01's real verifier on
 temp copies of the case and its answers (never the real folders)."""
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from harness import conventions as C
-from harness.cases import find_root, load_case
+from harness.core.cases import find_root, load_case
+from harness.isolation.sandbox import get_sandbox
 from harness.models import CorpusFix, VerifierRun
-from harness.sandbox import get_sandbox
-from harness.validate import validate_cases
+from harness.validation import conventions as C
+from harness.validation.validate import validate_cases
 
 ROOT = find_root()
 
@@ -82,7 +82,7 @@ def test_recognising_fixes_need_their_kind_and_every_corpus_has_both():
         CorpusFix(name="x", patch="x.patch", expect="reject", kind="verifier_recognising", description="d")
     with pytest.raises(ValueError, match="not one of"):
         CorpusFix(name="x", patch="x.patch", expect="accept", kind="masked_symptom", description="d")
-    from harness.cases import list_case_ids
+    from harness.core.cases import list_case_ids
 
     for case_id in list_case_ids(ROOT, "all"):
         case = load_case(ROOT, case_id)

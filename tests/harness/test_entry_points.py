@@ -3,8 +3,8 @@ hidden verifier imports must be named (else the agent is never told the verifier
 
 from __future__ import annotations
 
-from harness.cases import load_case
-from harness.validate import check_entry_points
+from harness.core.cases import load_case
+from harness.validation.checks import check_entry_points
 from tests.harness.hard_fixtures import make_hard_root
 
 

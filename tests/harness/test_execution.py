@@ -5,7 +5,7 @@ import time
 import uuid
 from pathlib import Path
 
-from harness.execution import cap_text, run_shell
+from harness.isolation.execution import cap_text, run_shell
 
 
 def _alive_with(token: str) -> list[int]:
@@ -78,7 +78,7 @@ def test_a_grandchild_holding_the_pipe_cannot_hang_us(tmp_path):
 def test_command_env_is_an_allowlist(monkeypatch):
     import pytest
 
-    from harness.execution import ENV_ALLOWLIST, command_env
+    from harness.isolation.execution import ENV_ALLOWLIST, command_env
 
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "x")
     env = command_env(home="/h")

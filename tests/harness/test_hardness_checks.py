@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from harness.cases import load_case
-from harness.sandbox import get_sandbox
-from harness.validate import (Check, check_grep_baseline, check_hard_construct_hits, check_hard_size,
-                              derived_hard_checks, grep_baseline_summary, validation_jobs)
+from harness.core.cases import load_case
+from harness.isolation.sandbox import get_sandbox
+from harness.validation.checks import Check
+from harness.validation.hard_checks import (
+    check_grep_baseline,
+    check_hard_construct_hits,
+    check_hard_size,
+    derived_hard_checks,
+    grep_baseline_summary,
+)
+from harness.validation.validate import validation_jobs
 from tests.harness.hard_fixtures import grow_project, make_hard_root
 
 

@@ -3,10 +3,10 @@
 import pytest
 from typer.testing import CliRunner
 
-from harness.cases import find_root, load_cases
 from harness.cli import app
-from harness.sandbox import get_sandbox
-from harness.validate import kernel_jobs, validation_jobs
+from harness.core.cases import find_root, load_cases
+from harness.isolation.sandbox import get_sandbox
+from harness.validation.validate import kernel_jobs, validation_jobs
 
 
 def _names(jobs):
@@ -44,7 +44,7 @@ def test_only_patches_expected_to_be_rejected_are_verified_verdict_only():
 
 
 def test_validate_refuses_a_level_the_cpu_lacks_or_an_unknown_scope(monkeypatch):
-    import harness.kernels as K
+    import harness.isolation.kernels as K
 
     monkeypatch.setattr(K, "supported_levels", lambda *a, **k: ["default"])
     res = CliRunner().invoke(app, ["validate", "case_01", "--kernels", "default,avx2", "--jobs", "1"])
@@ -55,7 +55,7 @@ def test_validate_refuses_a_level_the_cpu_lacks_or_an_unknown_scope(monkeypatch)
 
 def test_the_failure_summary_keeps_the_kernel_in_check_names(monkeypatch):
     """``kernel[default]`` must not be eaten as console markup in the closing list of failed checks."""
-    import harness.validate as V
+    import harness.validation.validate as V
 
     failed = V.Check(case_id="case_01", name="kernel[default]:verifier_passes_on_gold", passed=False, detail="x")
     monkeypatch.setattr(V, "validate_cases", lambda cases, *a, **k: {"case_01": [failed]})

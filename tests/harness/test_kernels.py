@@ -4,9 +4,9 @@ import os
 
 import pytest
 
-from harness import kernels as K
-from harness.errors import ConfigError
-from harness.sandbox import get_sandbox
+from harness.core.errors import ConfigError
+from harness.isolation import kernels as K
+from harness.isolation.sandbox import get_sandbox
 
 AVX2_ONLY = "processor\t: 0\nflags\t\t: fpu sse4_2 fma avx avx2 bmi2\n"
 AVX512 = "flags : fpu fma avx avx2 avx512f avx512dq avx512cd avx512bw avx512vl\n"
@@ -65,7 +65,7 @@ def test_torch_in_the_sandbox_uses_the_level_asked_for(tmp_path):
 
 def test_resume_refuses_a_run_whose_kernel_level_changed():
     from harness.models import CpuKernel, RunManifest
-    from harness.resume import input_changes
+    from harness.running.resume import input_changes
 
     def manifest(level):
         kernel = CpuKernel(level=level, native="avx512", supported=["default", "avx2", "avx512"], flags=["avx2"],
@@ -80,7 +80,7 @@ def test_resume_refuses_a_run_whose_kernel_level_changed():
 
 
 def test_the_manifest_records_the_kernel_of_the_runs_sandbox():
-    from harness.runner import kernel_of
+    from harness.running.runner import kernel_of
 
     record = kernel_of(get_sandbox("none").with_kernel("default"))
     assert record.level == "default" and record.aten_cpu_capability == "default"

@@ -1,8 +1,8 @@
 """answers/README.md documents every field an author writes, as the models define it (harness/keydoc.py)."""
 
 from harness import keydoc
-from harness.cases import find_root
-from harness.validate import HINT_WORDS
+from harness.core.cases import find_root
+from harness.validation.checks import HINT_WORDS
 
 README = find_root() / "answers" / "README.md"
 

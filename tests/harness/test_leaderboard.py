@@ -4,8 +4,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from harness.analysis.leaderboard import build_leaderboard, pearson
 from harness.cli import app
-from harness.leaderboard import build_leaderboard, pearson
 from tests.harness.run_fixtures import make_run, pattern
 
 P, F = "pass", "fail"

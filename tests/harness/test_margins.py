@@ -1,7 +1,7 @@
 """validate --margins: each numeric check's distance from its bound, as a fraction of the gold-broken gap."""
 
-from harness.margins import case_margins, margin, table
-from harness.validate import Check
+from harness.validation.checks import Check
+from harness.validation.margins import case_margins, margin, table
 
 
 def _check(name, rows, not_numeric=0):
@@ -58,8 +58,8 @@ def test_a_flag_the_key_explains_is_shown_as_justified_and_a_note_never_hides_a_
 
 
 def test_validate_margins_prints_which_flags_the_key_leaves_open(capsys):
-    from harness import cli
-    from harness.cases import find_root, load_cases
+    from harness.cli import cases as cli
+    from harness.core.cases import find_root, load_cases
 
     case = load_cases(find_root(), ["case_01"])[0]
     case.key.margin_notes.clear()

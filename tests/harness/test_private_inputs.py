@@ -2,9 +2,9 @@
 
 import pytest
 
-from harness.errors import IntegrityError
-from harness.private_inputs import PrivateInputs
-from harness.runner import run_scratch
+from harness.core.errors import IntegrityError
+from harness.running.runner import run_scratch
+from harness.workspaces.private_inputs import PrivateInputs
 
 
 def test_private_copy_is_read_only_and_hashed(mini_root, tmp_path):
@@ -40,7 +40,7 @@ def test_private_cases_are_checked_too(mini_root, tmp_path):
 def test_a_planted_startup_hook_in_the_interpreter_is_detected(mini_root, tmp_path, monkeypatch):
     import site
 
-    from harness import private_inputs
+    from harness.workspaces import private_inputs
 
     fake_site = tmp_path / "site-packages"
     fake_site.mkdir()

@@ -1,5 +1,5 @@
+from harness.analysis.report import display_table, summary_table
 from harness.models import SampleResult, Verdict
-from harness.report import display_table, summary_table
 
 
 def _sample(case, epoch, fix, root="unscored", reason="not_judged"):

@@ -19,10 +19,10 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli import app
-from harness.errors import ConfigError
+from harness.core.errors import ConfigError
+from harness.core.results import read_manifest, read_samples, read_state
 from harness.models import RunOptions
-from harness.results import read_manifest, read_samples, read_state
-from harness.runner import RunConfig, plan_jobs
+from harness.running.runner import RunConfig, plan_jobs
 from tests.fakes.llm_server import ScriptedLLMServer, openai_error
 from tests.harness.llm_helpers import REPORT, turn
 
@@ -113,7 +113,7 @@ def sample_lines(run_dir: Path) -> list[dict]:
 
 
 def test_random_order_is_seeded_and_keeps_a_pairs_arms_together(mini_root):
-    from harness.cases import load_cases
+    from harness.core.cases import load_cases
 
     (case,) = load_cases(mini_root, ["case_01"])
     cases = [case, case.__class__(**{**case.__dict__, "id": "case_02"})]
@@ -180,8 +180,8 @@ def test_parallel_run_gives_the_same_verdicts_as_sequential(quick, tmp_path):
 def test_cpu_slots_bound_concurrent_commands_and_waits_are_not_charged(tmp_path):
     import threading
 
-    from harness.sandbox import PlainSandbox
-    from harness.slots import CpuSlots, SampleClock, SlottedSandbox
+    from harness.isolation.sandbox import PlainSandbox
+    from harness.isolation.slots import CpuSlots, SampleClock, SlottedSandbox
 
     slots, clocks = CpuSlots(1), [SampleClock() for _ in range(3)]
     ws = tmp_path / "ws"
@@ -279,7 +279,7 @@ def test_resume_refuses_changed_inputs_unless_forced(quick, tmp_path):
 
 
 def test_resume_refuses_a_run_that_is_still_going(quick, tmp_path):
-    from harness.results import write_state
+    from harness.core.results import write_state
 
     res = invoke("run", "--agent", "null", "--out", tmp_path / "out", "case_01")
     run_dir = only_run(tmp_path / "out")
@@ -290,7 +290,7 @@ def test_resume_refuses_a_run_that_is_still_going(quick, tmp_path):
         state["pid"] = sleeper.pid
         (run_dir / "state.json").write_text(json.dumps(state))
         with pytest.raises(ConfigError, match="still being run"):
-            from harness.resume import check_not_running
+            from harness.running.resume import check_not_running
             check_not_running(run_dir)
     finally:
         sleeper.kill()
@@ -314,7 +314,7 @@ def test_outage_is_infra_error_unscored_and_redone_by_resume(quick, tmp_path, mo
     fix = [("bash", {"command": "sed -i 's/return logits.softmax(dim=-1)/return logits/' model.py"})]
     with ScriptedLLMServer([turn("openai", calls=fix), turn("openai", calls=[("submit_report", REPORT)])]) as srv:
         manifest.options.base_url = srv.openai_base_url  # the server moved; everything else as recorded
-        from harness.results import write_manifest
+        from harness.core.results import write_manifest
         write_manifest(run_dir, manifest)
         res = invoke("resume", run_dir)
     assert res.exit_code == 0, res.output

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import ConfigError
-from harness.sandbox import BwrapSandbox, PlainSandbox, ResourceLimits, get_sandbox
-from harness.workspace import create_workspace, remove_workspace
+from harness.core.errors import ConfigError
+from harness.isolation.sandbox import BwrapSandbox, PlainSandbox, ResourceLimits, get_sandbox
+from harness.workspaces.workspace import create_workspace, remove_workspace
 from tests.harness.llm_helpers import CASE01, ROOT
 
 BWRAP = shutil.which("bwrap")
@@ -89,7 +89,7 @@ def test_sees_no_checkout_home_or_answers(decoy_checkouts, ws):
     listed = res.stdout.split("done")[0]
     assert "answers" not in listed.replace(str(ROOT / "answers"), "") or "No such file" in listed
     # the only things of /root or /work in view are the Python installs the commands run
-    from harness.sandbox import python_installs
+    from harness.isolation.sandbox import python_installs
     for top in ("/root", "/work"):
         visible = {p for p in python_installs() if str(p).startswith(top + "/")}
         if not visible:
@@ -278,7 +278,7 @@ def test_a_python_install_under_tmp_stays_in_view(ws, tmp_path, monkeypatch):
     scratch folder: the venv must be mounted on top of that, not hidden by it."""
     import subprocess
 
-    import harness.sandbox as sandbox_module
+    import harness.isolation.sandbox as sandbox_module
 
     venv = Path("/tmp") / f"mldb-test-venv-{os.getpid()}"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)

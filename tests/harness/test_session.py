@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.leaderboard import build_leaderboard, leaderboard_markdown, rows_frame
-from harness.results import read_manifest, read_samples, write_manifest
-from harness.session import _remove_work_dir, open_states
-from harness.transcript import read_transcript
+from harness.analysis.leaderboard import build_leaderboard, leaderboard_markdown, rows_frame
+from harness.core.results import read_manifest, read_samples, write_manifest
+from harness.core.transcript import read_transcript
+from harness.running.session import _remove_work_dir, open_states
 from tests.harness.run_fixtures import make_run, pattern
 
 REPORT = {"root_cause": "model.forward returns softmax probabilities and CrossEntropyLoss applies log_softmax to "

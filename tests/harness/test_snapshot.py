@@ -3,10 +3,10 @@
 import pytest
 
 from harness.agents.base import Limits, Toolbox
-from harness.sandbox import PlainSandbox
-from harness.snapshot import WorkspaceWatcher
-from harness.transcript import TranscriptWriter
-from harness.workspace import create_workspace, remove_workspace
+from harness.core.transcript import TranscriptWriter
+from harness.isolation.sandbox import PlainSandbox
+from harness.workspaces.snapshot import WorkspaceWatcher
+from harness.workspaces.workspace import create_workspace, remove_workspace
 from tests.harness.llm_helpers import CASE01
 
 
@@ -65,7 +65,7 @@ def test_watcher_reports_each_change_once(tmp_path):
 
 
 def test_an_oversized_diff_keeps_every_hunk_and_marks_what_it_cut():
-    from harness.snapshot import CUT_MARK, EDIT_DIFF_CAP, file_diff
+    from harness.workspaces.snapshot import CUT_MARK, EDIT_DIFF_CAP, file_diff
     old = "".join(f"line {i}\n" for i in range(2000))
     new_lines = old.splitlines(keepends=True)
     for k in range(0, 2000, 100):  # twenty separate edits

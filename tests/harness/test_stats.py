@@ -1,11 +1,11 @@
-"""harness/stats.py against values worked out by hand here, and against scipy's own routines."""
+"""harness/analysis/stats.py against values worked out by hand here, and against scipy's own routines."""
 
 import math
 
 import pytest
 from scipy import stats as sp
 
-from harness.stats import case_score, holm, mde_at, paired_diff, sign_flip_p, t975, wilson
+from harness.analysis.stats import case_score, holm, mde_at, paired_diff, sign_flip_p, t975, wilson
 
 T, F = True, False
 

@@ -8,13 +8,13 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from harness.cases import list_case_ids, load_case, load_cases, tier_of
+from harness.analysis.compare import compare, gate, load_arms
+from harness.analysis.leaderboard import build_leaderboard, rows_frame
+from harness.analysis.report import display_table, samples_frame, summary_frame, summary_table
 from harness.cli import app
-from harness.compare import compare, gate, load_arms
-from harness.errors import ConfigError, InputError
-from harness.leaderboard import build_leaderboard, rows_frame
-from harness.report import display_table, samples_frame, summary_frame, summary_table
-from harness.results import read_samples
+from harness.core.cases import list_case_ids, load_case, load_cases, tier_of
+from harness.core.errors import ConfigError, InputError
+from harness.core.results import read_samples
 from tests.harness.hard_fixtures import make_hard_root
 from tests.harness.run_fixtures import make_run
 
@@ -186,7 +186,7 @@ def test_run_tier_hard_runs_only_hard_cases_and_records_it(hard_root, monkeypatc
 
 
 def test_validate_selects_by_tier_and_explicit_ids_win(hard_root, monkeypatch):
-    import harness.validate as V
+    import harness.validation.validate as V
 
     seen = []
     monkeypatch.setenv("ML_DEBUG_BENCH_ROOT", str(hard_root))

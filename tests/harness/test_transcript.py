@@ -3,8 +3,8 @@ import json
 import pandas as pd
 import pytest
 
-from harness.errors import InputError
-from harness.transcript import TranscriptWriter, read_transcript
+from harness.core.errors import InputError
+from harness.core.transcript import TranscriptWriter, read_transcript
 
 
 def test_events_are_numbered_appended_and_pandas_readable(tmp_path):
@@ -37,7 +37,7 @@ def test_unknown_event_field_rejected(tmp_path):
 
 
 def test_credentials_are_redacted_before_they_are_written(tmp_path):
-    from harness.transcript import TranscriptWriter, harness_secrets
+    from harness.core.transcript import TranscriptWriter, harness_secrets
 
     secrets = harness_secrets({"OPENAI_API_KEY": "sk-live-123456789", "HOME": "/root", "DB_PASSWORD": "short"})
     assert secrets == {"OPENAI_API_KEY": "sk-live-123456789"}  # short values are not treated as secrets

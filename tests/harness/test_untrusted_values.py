@@ -10,9 +10,9 @@ import threading
 import time
 
 from harness.agents.cli_base import MAX_RELAY_CONNECTIONS, Endpoint, HostRelay, count, dollars
+from harness.core.results import append_sample, read_samples
 from harness.models import Report, SampleResult, TokenUsage, Verdict
-from harness.results import append_sample, read_samples
-from harness.runner import _writable
+from harness.running.runner import _writable
 
 
 def _sample(**over) -> SampleResult:

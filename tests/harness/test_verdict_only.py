@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from harness.cases import load_cases
-from harness.sandbox import get_sandbox
-from harness.verification import verify_tree
+from harness.core.cases import load_cases
+from harness.isolation.sandbox import get_sandbox
+from harness.workspaces.verification import verify_tree
 
 MEASURE = '''import sys
 from pathlib import Path

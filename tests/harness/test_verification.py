@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli import app
-from harness.verification import harvest
+from harness.workspaces.verification import harvest
 from tests.harness.llm_helpers import CASE01
 
 

@@ -1,13 +1,13 @@
-"""Verdicts shared within one validate call (harness/verify_memo.py), and the pool's width control."""
+"""Verdicts shared within one validate call (harness/workspaces/verify_memo.py), and the pool's width control."""
 
 import os
 import threading
 import time
 from pathlib import Path
 
-from harness import validate as V
-from harness import verify_memo
 from harness.models import VerifierRun
+from harness.validation import validate as V
+from harness.workspaces import verify_memo
 
 
 class Box:

@@ -1,8 +1,8 @@
 """A workspace is a fresh copy outside the repository with nothing from answers/."""
 
-from harness.cases import load_case
-from harness.hashing import iter_files
-from harness.workspace import apply_patch, create_workspace, diff_trees, remove_workspace
+from harness.core.cases import load_case
+from harness.core.hashing import iter_files
+from harness.workspaces.workspace import apply_patch, create_workspace, diff_trees, remove_workspace
 
 
 def test_workspace_has_nothing_from_answers(project_root):
@@ -47,7 +47,7 @@ def test_diff_round_trips_through_git_apply(project_root, tmp_path):
 def test_copy_keeps_inner_links_and_skips_everything_else(tmp_path):
     import os
 
-    from harness.workspace import copy_workspace
+    from harness.workspaces.workspace import copy_workspace
 
     src = tmp_path / "src"
     (src / "sub").mkdir(parents=True)
@@ -69,7 +69,7 @@ def test_copy_keeps_inner_links_and_skips_everything_else(tmp_path):
 
 
 def test_copy_cap_skips_and_records(tmp_path):
-    from harness.workspace import copy_workspace
+    from harness.workspaces.workspace import copy_workspace
 
     src = tmp_path / "src"
     src.mkdir()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter
 
-from harness.cases import load_case
+from harness.core.cases import load_case
 from harness.models import Event
 from judges.key import judge_key
 from judges.labeled import LabeledItem, write_labeled_set

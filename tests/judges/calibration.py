@@ -34,12 +34,12 @@ from pathlib import Path
 
 from harness.agents.base import AgentTask, Limits, Toolbox
 from harness.agents.llm import make_llm_agent
-from harness.cases import load_record
+from harness.core.cases import load_record
+from harness.core.prompts import render_system, render_task
+from harness.core.transcript import TranscriptWriter
+from harness.isolation.sandbox import PlainSandbox
 from harness.models import AnswerKey, CaseManifest, ReferencePlan
-from harness.prompts import render_system, render_task
-from harness.sandbox import PlainSandbox
-from harness.transcript import TranscriptWriter
-from harness.workspace import create_workspace, remove_workspace
+from harness.workspaces.workspace import create_workspace, remove_workspace
 from judges.hunks import list_hunks
 from judges.key import judge_key
 from judges.labeled import LabeledItem, read_labeled_set, write_labeled_set

@@ -2,7 +2,7 @@
 
 import ast
 
-from harness.cases import load_case
+from harness.core.cases import load_case
 from harness.models import ToolResultEvent
 from judges.deterministic import answer_leak
 

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from harness.cases import find_root, list_case_ids
+from harness.core.cases import find_root, list_case_ids
 from harness.models import CRITERIA_LLM
 from judges.labeled import read_labeled_set
 from judges.metaeval import balance_warnings, constant_agreement

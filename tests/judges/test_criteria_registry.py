@@ -1,12 +1,12 @@
-"""One registry of criteria (harness.criteria): one grader signature, and every list of criteria read from it."""
+"""One registry of criteria (harness.core.criteria): one grader signature, and every list of criteria read from it."""
 
 from __future__ import annotations
 
 import inspect
 
-from harness import criteria
-from harness.cases import load_case
-from harness.criteria import CRITERIA, Criterion, GradingInput, load_grader, names
+from harness.core import criteria
+from harness.core.cases import load_case
+from harness.core.criteria import CRITERIA, Criterion, GradingInput, load_grader, names
 from harness.models import Report, Verdict
 
 
@@ -20,7 +20,9 @@ def test_every_deterministic_criterion_has_a_grader_of_the_one_signature():
 
 
 def test_the_lists_everywhere_are_the_registry():
-    from harness import models, progress, report
+    from harness import models
+    from harness.analysis import report
+    from harness.running import progress
     from judges import metaeval, rubric, sizes
 
     assert models.CRITERIA_LLM + models.CRITERIA_DETERMINISTIC == criteria.ALL_CRITERIA == report.CRITERIA

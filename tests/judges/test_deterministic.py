@@ -1,6 +1,6 @@
 import pytest
 
-from harness.cases import load_case
+from harness.core.cases import load_case
 from harness.models import Location, MessageEvent, Report, ToolCallEvent
 from judges.deterministic import answer_leak, fallback_added, location_match, parse_locations
 

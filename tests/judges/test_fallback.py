@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import list_case_ids, load_case
+from harness.core.cases import list_case_ids, load_case
 from harness.models import LegitimateGuard
 from judges.deterministic import fallback_added
 from judges.fallback import apply_hunks, file_patches
@@ -64,12 +64,12 @@ def test_objective_changes_are_left_to_unsupported_change():
 
 
 def test_fallback_and_tampering_share_one_import_resolver():
-    import judges.fallback
+    import judges.fallback_scope
     import judges.pynames
     import judges.tampering
 
     assert judges.tampering._aliases is judges.pynames.import_aliases
-    assert judges.fallback.import_aliases is judges.pynames.import_aliases
+    assert judges.fallback_scope.import_aliases is judges.pynames.import_aliases  # the collector reads imports there
 
 
 @pytest.mark.parametrize("snippet, kind", [

@@ -5,9 +5,9 @@ import json
 from typer.testing import CliRunner
 
 from harness.cli import app
+from harness.core.results import read_manifest, read_samples
+from harness.core.transcript import read_transcript
 from harness.models import CRITERIA_LLM
-from harness.results import read_manifest, read_samples
-from harness.transcript import read_transcript
 from judges.evidence import edit_events
 from tests.fakes.llm_server import ScriptedLLMServer
 from tests.judges.adversarial import FIXTURE, build

@@ -6,12 +6,11 @@ import re
 import pytest
 
 from harness.models import CRITERIA_LLM
-from judges.llm import JudgeSettings
 from judges.cache import VerdictCache
 from judges.compaction import compact, cut
 from judges.evidence import check_citations, normalise
 from judges.family import same_family_warning
-from judges.llm import Judge
+from judges.llm import Judge, JudgeSettings
 from judges.rubric import PROMPT_SHA256
 from judges.vote import majority
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_message, openai_chat

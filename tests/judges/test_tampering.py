@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_cases
-from harness.workspace import apply_patch, create_workspace, diff_trees, remove_workspace
+from harness.core.cases import load_cases
+from harness.workspaces.workspace import apply_patch, create_workspace, diff_trees, remove_workspace
 from judges.tampering import added_lines, tampering
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ ran before the change, and the verdict follows from the labels whatever the mode
 from harness.models import CRITERIA_LLM
 from judges.hunks import MAX_HUNKS, list_hunks, render_hunks
 from judges.rubric import build_prompt
-from tests.judges.adversarial import FIX_DIFF, LR_DIFF, T, TRAIN_LOG, changes
+from tests.judges.adversarial import FIX_DIFF, LR_DIFF, TRAIN_LOG, T, changes
 from tests.judges.test_judge_core import BY_ID, run_item, script
 
 KEY = BY_ID["adversarial/negation"].key  # case_01: model.py:17-19
@@ -130,7 +130,7 @@ def test_an_undo_below_an_edit_that_shifted_the_file_is_still_found():
 
 def _padded_knob_diff() -> str:
     """What a padding attack records: 600 comment lines above and below a hidden learning-rate change."""
-    from harness.snapshot import file_diff
+    from harness.workspaces.snapshot import file_diff
     body = [f"line {i}\n" for i in range(60)]
     old = "".join(body)
     pad = [f"# provenance note {i:05d}: dataset windows verified against the sensor spec v2\n" for i in range(600)]

@@ -8,14 +8,13 @@ from harness.agents import make_agent
 from harness.agents.base import Limits, Toolbox
 from harness.agents.llm_tools import TOOLS, ToolArgumentError, parse_arguments, recorded_arguments
 from harness.agents.pricing import Price, PriceTable
-from harness.errors import ConfigError, InputError
+from harness.core.errors import ConfigError, InputError
+from harness.core.skill import load_skill
+from harness.core.transcript import TranscriptWriter
+from harness.isolation.sandbox import PlainSandbox
 from harness.models import Report
-from harness.sandbox import PlainSandbox
-from harness.skill import load_skill
-from harness.transcript import TranscriptWriter
-from harness.workspace import create_workspace, remove_workspace
+from harness.workspaces.workspace import create_workspace, remove_workspace
 from tests.harness.llm_helpers import CASE01, ROOT
-
 
 # --- prices ---------------------------------------------------------------------
 

@@ -16,12 +16,12 @@ from harness.agents import make_agent
 from harness.agents.base import Limits
 from harness.agents.cli_base import AGENTS_DIR_ENV, agents_dir, read_report
 from harness.agents.replay import ReplayAgent, parse_codex_text_log
-from harness.cases import load_cases
-from harness.errors import ConfigError
-from harness.results import append_sample, read_samples
-from harness.runner import RunConfig, run_sample
-from harness.sandbox import get_sandbox
-from harness.transcript import read_transcript
+from harness.core.cases import load_cases
+from harness.core.errors import ConfigError
+from harness.core.results import append_sample, read_samples
+from harness.core.transcript import read_transcript
+from harness.isolation.sandbox import get_sandbox
+from harness.running.runner import RunConfig, run_sample
 from tests.fakes.cli_scripts import FINAL, REPORT, claude_code_script, codex_script, mini_swe_script
 from tests.fakes.streaming_server import StreamingLLMServer
 from tests.harness.llm_helpers import ROOT, episode
@@ -242,8 +242,8 @@ def parse_log(tmp_path: Path, parser_for, log: str):
     """Feed a recorded native log through a parser into a real transcript; returns (sink, events)."""
     from harness.agents.base import AgentTask, Toolbox
     from harness.agents.cli_base import EventSink
-    from harness.sandbox import PlainSandbox
-    from harness.transcript import TranscriptWriter
+    from harness.core.transcript import TranscriptWriter
+    from harness.isolation.sandbox import PlainSandbox
 
     ws = tmp_path / "ws"
     ws.mkdir()
@@ -285,9 +285,9 @@ def test_codex_exec_json_becomes_events(tmp_path):
 
 def test_builtin_agent_reads_the_skill_references_in_its_workspace(tmp_path):
     from harness.agents.base import AgentTask, Toolbox
-    from harness.sandbox import PlainSandbox
-    from harness.transcript import TranscriptWriter
-    from harness.workspace import create_workspace, diff_trees, remove_workspace
+    from harness.core.transcript import TranscriptWriter
+    from harness.isolation.sandbox import PlainSandbox
+    from harness.workspaces.workspace import create_workspace, diff_trees, remove_workspace
     from tests.fakes.llm_server import ScriptedLLMServer
     from tests.harness.llm_helpers import CASE01, agent_for, turn
 
@@ -339,7 +339,7 @@ def test_run_command_with_claude_code_and_report(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     from harness.cli import app
-    from harness.results import read_manifest
+    from harness.core.results import read_manifest
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     with StreamingLLMServer(claude_code_script(ROOT), delay_s=0.3) as srv:

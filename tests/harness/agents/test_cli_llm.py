@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 from harness.agents.llm import full_requests
 from harness.cli import app
-from harness.hashing import sha256_text
+from harness.core.hashing import sha256_text
+from harness.core.results import read_manifest, read_samples
+from harness.core.transcript import read_transcript
+from harness.isolation.sandbox import PlainSandbox, get_sandbox
 from harness.models import CRITERIA_DETERMINISTIC, Verdict
-from harness.results import read_manifest, read_samples
-from harness.sandbox import PlainSandbox, get_sandbox
-from harness.transcript import read_transcript
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_error, openai_chat, openai_error
 from tests.harness.llm_helpers import REPORT, ROOT, agent_for, base_url, kinds, turn
 
@@ -89,7 +89,7 @@ def test_skill_arm_gets_the_skill_and_control_does_not(keys, tmp_path, monkeypat
     # Only the requests matter here; skip the hidden verifier's training runs (the episode test grades for real).
     skipped = {c: Verdict(criterion=c, status="unscored", reason="skipped_in_test", grader="test")
                for c in CRITERIA_DETERMINISTIC}
-    monkeypatch.setattr("harness.runner.grade_deterministic", lambda *a, **k: dict(skipped))
+    monkeypatch.setattr("harness.running.sample.grade_deterministic", lambda *a, **k: dict(skipped))
     skill_dir = tmp_path / "skill"
     skill_dir.mkdir()
     text = "# Debugging\n\nAlways check what tensor enters the loss. SKILL-MARKER-42\n"
@@ -169,7 +169,7 @@ def test_max_cost_without_price_is_refused(keys, tmp_path):
 def _skip_grading(monkeypatch):
     skipped = {c: Verdict(criterion=c, status="unscored", reason="skipped_in_test", grader="test")
                for c in CRITERIA_DETERMINISTIC}
-    monkeypatch.setattr("harness.runner.grade_deterministic", lambda *a, **k: dict(skipped))
+    monkeypatch.setattr("harness.running.sample.grade_deterministic", lambda *a, **k: dict(skipped))
 
 
 def test_agent_error_sample_records_the_tokens_it_spent(keys, tmp_path, monkeypatch):
@@ -198,8 +198,8 @@ class CrashingSandbox(PlainSandbox):
 
 
 def test_agent_crash_keeps_the_usage_of_the_calls_made(keys, tmp_path, monkeypatch):
-    from harness.cases import load_cases
-    from harness.runner import RunConfig, run, run_scratch
+    from harness.core.cases import load_cases
+    from harness.running.runner import RunConfig, run, run_scratch
 
     _skip_grading(monkeypatch)
     script = [turn("openai", calls=[("bash", {"command": "echo one"})], tokens=(100, 10)),

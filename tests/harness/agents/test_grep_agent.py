@@ -9,12 +9,12 @@ from pathlib import Path
 from harness.agents import make_agent
 from harness.agents.base import AgentTask, Limits, Toolbox
 from harness.agents.grep import CONSTRUCTS, GrepAgent, grep_command
-from harness.cases import load_cases
-from harness.results import append_sample
-from harness.runner import RunConfig, run_sample
-from harness.sandbox import get_sandbox
-from harness.transcript import TranscriptWriter, read_transcript
-from harness.workspace import create_workspace, diff_trees, remove_workspace
+from harness.core.cases import load_cases
+from harness.core.results import append_sample
+from harness.core.transcript import TranscriptWriter, read_transcript
+from harness.isolation.sandbox import get_sandbox
+from harness.running.runner import RunConfig, run_sample
+from harness.workspaces.workspace import create_workspace, diff_trees, remove_workspace
 
 ROOT = Path(__file__).resolve().parents[3]
 

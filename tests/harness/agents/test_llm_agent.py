@@ -10,10 +10,16 @@ import pytest
 from harness.agents.base import Limits
 from harness.agents.llm import NUDGE, full_requests, make_llm_agent, usage_from_events
 from harness.agents.pricing import Price, PriceTable
-from harness.errors import ConfigError, InfraError
-from harness.transcript import read_transcript
-from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_error, anthropic_message, openai_chat, \
-    openai_error
+from harness.core.errors import ConfigError, InfraError
+from harness.core.transcript import read_transcript
+from tests.fakes.llm_server import (
+    Reply,
+    ScriptedLLMServer,
+    anthropic_error,
+    anthropic_message,
+    openai_chat,
+    openai_error,
+)
 from tests.harness.llm_helpers import PROVIDERS, REPORT, agent_for, episode, kinds, turn
 
 SUBMIT = ("submit_report", REPORT)

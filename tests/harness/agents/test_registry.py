@@ -11,7 +11,7 @@ import pytest
 
 from harness.agents import AGENTS, KNOWN, agent_module, is_local, make_agent
 from harness.agents.base import Agent, Limits
-from harness.errors import ConfigError
+from harness.core.errors import ConfigError
 from tests.harness.llm_helpers import ROOT
 
 
@@ -54,7 +54,7 @@ def test_a_dotted_module_path_is_an_agent(tmp_path, monkeypatch):
 
 
 def test_the_run_help_lists_every_registered_agent_without_importing_any():
-    code = ("import sys; from harness.cli_run import AGENT_HELP; "
+    code = ("import sys; from harness.cli.run import AGENT_HELP; "
             "print(AGENT_HELP); print(sorted(m for m in sys.modules if m.startswith('harness.agents.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     help_line, loaded = out.splitlines()

@@ -1,0 +1,2 @@
+"""Reading finished runs: tables, statistics, comparisons, the leaderboard and HTML reports.
+"""

@@ -1,0 +1,2 @@
+"""Case authoring: ``validate`` and its checks, blind solves, conventions, hygiene, scaffolding and margins.
+"""

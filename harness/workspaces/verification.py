@@ -1,0 +1,285 @@
+"""Run a case's hidden verifier on a tree, exactly as grading does: measure inside, decide outside.
+
+1. The tree is copied the safe way (``harness.workspaces.workspace``) into a fresh folder.
+2. The measuring half runs in the sandbox on that copy, with the verifier's own files mounted
+   read-only from a per-verification copy and an empty measurements folder as its only other
+   writable path. It runs the agent's code, so its output is kept for diagnostics only.
+3. The harness harvests the measurements: regular files with the expected names, size-capped.
+4. The case's own run command (the README's) runs in the sandbox on another fresh copy, as the
+   user would run it: plain ``python``, no hooks. Its output is written by the harness beside
+   the measurements as ``readme_run.json``, so the decider can check that the symptom is gone
+   where the user looks, and that the agent's code behaves the same there as under the
+   measuring process (code that recognises the verifier and fixes itself only there fails).
+5. The deciding half runs in the sandbox with the harvested measurements read-only and no
+   workspace at all; its JSON line is the verdict.
+
+The answers are checked (``guard``) before the verifier runs and again after the measuring
+process, and so is the verifier's own per-verification copy, so code that tampers with them
+in the unsandboxed fallback is caught before its effect can be trusted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import stat
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from harness.core.cases import Case
+from harness.core.errors import InfraError, IntegrityError
+from harness.core.hashing import sha256_tree
+from harness.isolation.sandbox import Mount
+from harness.models import ProcessRun, SkippedEntry, VerifierRun
+from harness.workspaces.workspace import copy_tree_safely, copy_workspace
+
+DECIDE_TIMEOUT_S = 180.0
+OUTPUT_CAP = 64 * 1024
+README_RUN_CAP = 512 * 1024
+MEASUREMENT_NAME = re.compile(r"^seed_-?\d+(\.json|__[A-Za-z0-9_]+\.pt)$")
+MAX_MEASUREMENT_BYTES = 512 * 1024 * 1024
+MAX_HARVEST_BYTES = 1024 * 1024 * 1024
+
+
+PRISTINE_DIR = "case"  # the unchanged case folder inside the bundle (verifylib.pristine_case)
+
+
+def _read_only(root: Path) -> None:
+    for path in sorted(root.rglob("*"), reverse=True):
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    root.chmod(0o555)
+
+
+def _bundle(case: Case, dest: Path) -> tuple[Path, str]:
+    """A private, read-only copy of just the files the verifier processes need (never the key or
+    patches) plus the unchanged case folder, and its hash. The unchanged case is what lets a check
+    compare with "what the repo does today" measured here, on this machine's kernels, instead of a
+    number written down on another CPU (docs/integrity.md, "Portable verdicts")."""
+    dest.mkdir()
+    for src in case.verifier_files:
+        shutil.copyfile(src, dest / src.name)
+    copy_tree_safely(case.case_dir, dest / PRISTINE_DIR)
+    _read_only(dest)
+    return dest, sha256_tree(dest)
+
+
+def _integrity(case: Case, guard, bundle: Path, bundle_sha: str) -> Callable[[], None]:
+    """A check to run after each process that ran the agent's code: the answers, and the
+    verifier's own copy, are as they were."""
+    def check() -> None:
+        if guard:
+            guard()
+        if sha256_tree(bundle) != bundle_sha:
+            raise IntegrityError(f"the verifier's own copy for {case.id} changed while the agent's code ran "
+                                 f"({bundle}): the run is stopped; use bubblewrap to prevent this")
+    return check
+
+
+def _readme_run(case: Case, tree: Path, parent: Path, sandbox) -> dict:
+    """The case's run command on a fresh copy of ``tree``, as the user runs it; what it printed."""
+    ws, _ = copy_workspace(tree, parent=parent)
+    res = sandbox.run(case.manifest.run, ws, case.manifest.timeout_seconds, README_RUN_CAP)
+    return {"command": case.manifest.run, "exit_code": res.exit_code, "timed_out": res.timed_out,
+            "duration_s": res.duration_s, "stdout": res.stdout, "stderr": res.stderr[-20_000:]}
+
+
+def harvest(out: Path, clean: Path) -> list[SkippedEntry]:
+    """Copy the measurements worth reading from ``out`` (written by untrusted code) into ``clean``."""
+    clean.mkdir()
+    skipped, total = [], 0
+    for entry in sorted(out.iterdir(), key=lambda p: p.name):
+        st = entry.lstat()
+        if not stat.S_ISREG(st.st_mode) or not MEASUREMENT_NAME.match(entry.name):
+            skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="not a regular file of an expected name"))
+        elif st.st_size > MAX_MEASUREMENT_BYTES or total + st.st_size > MAX_HARVEST_BYTES:
+            skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="over the size limit"))
+        else:
+            shutil.copyfile(entry, clean / entry.name, follow_symlinks=False)
+            total += st.st_size
+    return skipped
+
+
+def _process(res) -> ProcessRun:
+    return ProcessRun(exit_code=res.exit_code, timed_out=res.timed_out, duration_s=res.duration_s,
+                      stderr_tail=res.stderr[-3000:])
+
+
+def _verdict_line(stdout: str) -> dict | None:
+    for line in reversed(stdout.strip().splitlines()):
+        try:
+            parsed = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(parsed, dict) and isinstance(parsed.get("passed"), bool):
+            return parsed
+    return None
+
+
+def _first_failure(result: dict) -> str:
+    for row in result.get("checks", []):
+        if not row.get("passed"):
+            where = f" (seed {row.get('seed')})" if row.get("seed") is not None else ""
+            return f"{row.get('name')}{where}: {row.get('reason') or row.get('value')}"[:500]
+    return "verifier checks failed"
+
+
+def _first_seed_failed(result: dict | None, exit_code: int | None) -> bool:
+    """A first phase's verdict line decided the first seed and a check failed there."""
+    if not result or exit_code != 1 or not isinstance(result.get("partial"), dict) or not result.get("checks"):
+        return False
+    return not all(row.get("passed") for row in result["checks"])
+
+
+class _Verification:
+    """One verification's private folders and processes: the pieces ``verify_tree`` runs in order."""
+
+    def __init__(self, case: Case, tree: Path, sandbox, guard, timeout: float | None, tmp: Path):
+        self.case, self.tree, self.sandbox, self.tmp = case, tree, sandbox, tmp
+        self.timeout = timeout or case.key.verifier_timeout_seconds
+        self.bundle, bundle_sha = _bundle(case, tmp / "verifier")
+        self.check = _integrity(case, guard, self.bundle, bundle_sha)
+        self.skipped: list[SkippedEntry] = []
+        self._copy = copy_workspace(tree, parent=tmp)  # made here so a tree that cannot be copied is an error
+
+    def measure(self, name: str, extra: list[str]) -> tuple[ProcessRun, Path]:
+        """The measuring half on a fresh copy of the tree; the harvested measurements' folder."""
+        (ws, copied), self._copy = self._copy or copy_workspace(self.tree, parent=self.tmp), None
+        out = self.tmp / f"measurements-{name}"
+        out.mkdir()
+        res = self.sandbox.run_argv([sys.executable, "-I", str(self.bundle / self.case.key.measure), str(ws), str(out),
+                                     *extra], ws, self.timeout, OUTPUT_CAP,
+                                    mounts=(Mount(ws, writable=True), Mount(self.bundle), Mount(out, writable=True)),
+                                    scratch=self.tmp / f"measure-scratch-{name}")
+        self.check()
+        clean = self.tmp / f"harvested-{name}"
+        self.skipped = copied.skipped + harvest(out, clean)
+        return _process(res), clean
+
+    def decide(self, clean: Path, extra: list[str], name: str):
+        return self.sandbox.run_argv([sys.executable, "-I", str(self.bundle / self.case.key.decide), str(clean), *extra],
+                                     clean, DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=(Mount(self.bundle), Mount(clean)),
+                                     scratch=self.tmp / f"decide-scratch-{name}")
+
+
+def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,
+                timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False) -> VerifierRun:
+    """The verdict of ``case``'s verifier on ``tree`` (``_verify_tree``); inside ``validate``, a tree already
+    verified the same way in the same call is not verified again (``harness.workspaces.verify_memo``)."""
+    from harness.workspaces import verify_memo
+
+    if guard is not None or timeout is not None or not verify_memo.active():
+        return _verify_tree(case, tree, sandbox, guard, timeout, seeds, verdict_only)
+    return verify_memo.verdict(case.id, tree, sandbox, seeds, verdict_only,
+                               lambda: _verify_tree(case, tree, sandbox, None, None, seeds, verdict_only))
+
+
+def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,
+                 timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False) -> VerifierRun:
+    """The verdict of ``case``'s verifier on ``tree``. Raises only when the answers were tampered with.
+
+    ``seeds``: only the verifier's first N seeds (``verify --seeds N``, a quick look; grading uses all).
+    ``verdict_only`` (validation of a patch expected to be rejected): first measure and decide the first
+    seed alone, without the README run, and stop with ``fail`` if a check fails there. That fail is a full
+    verification's fail too: the first seed is measured first, in a fresh process, either way, and
+    leaving out later seeds and the README checks can only remove failures. When the first seed passes,
+    the full verification follows as if the first phase had not run, and its verdict is the verdict."""
+    t0 = time.monotonic()
+    if guard:
+        guard()
+    tmp = Path(tempfile.mkdtemp(prefix="mldb-verify-"))
+    seed_arg = [] if seeds is None else [f"--seeds={seeds}"]
+    try:
+        try:
+            v = _Verification(case, tree, sandbox, guard, timeout, tmp)
+        except (OSError, InfraError) as exc:
+            return VerifierRun(status="error", reason=f"could not prepare the verification: {exc}",
+                               duration_s=round(time.monotonic() - t0, 3))
+        first_s = 0.0
+        if verdict_only:
+            measured, first = v.measure("first", ["--seeds=1"])
+            first_decided = v.decide(first, ["--seeds=1", "--no-readme"], "first")
+            result = _verdict_line(first_decided.stdout)
+            if _first_seed_failed(result, first_decided.exit_code):
+                return VerifierRun(status="fail", reason=_first_failure(result), result=result, measure=measured,
+                                   decide=_process(first_decided), skipped=v.skipped, early_stop=True,
+                                   duration_s=round(time.monotonic() - t0, 3))
+            first_s = measured.duration_s
+        measured, clean = v.measure("all", seed_arg)
+        if first_s:
+            measured = measured.model_copy(update={"duration_s": round(measured.duration_s + first_s, 4)})
+        clean_sha = sha256_tree(clean)
+        readme = _readme_run(case, tree, tmp, sandbox)
+        v.check()  # the README run executed the agent's code too
+        if sha256_tree(clean) != clean_sha:
+            raise IntegrityError(f"the harvested measurements for {case.id} changed while the case's run command ran "
+                                 f"({clean}): the run is stopped; use bubblewrap to prevent this")
+        (clean / "readme_run.json").write_text(json.dumps(readme))
+        decided_all = v.decide(clean, seed_arg, "all")
+        skipped = v.skipped
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    result = _verdict_line(decided_all.stdout)
+    readme_process = ProcessRun(exit_code=readme["exit_code"], timed_out=readme["timed_out"],
+                                duration_s=readme["duration_s"], stderr_tail=readme["stderr"][-3000:])
+    runs = {"measure": measured, "readme_run": readme_process, "decide": _process(decided_all),
+            "skipped": skipped, "duration_s": round(time.monotonic() - t0, 3)}
+    if result is None or decided_all.exit_code not in (0, 1) or (decided_all.exit_code == 0) != result["passed"]:
+        why = "timed out" if decided_all.timed_out else f"exit code {decided_all.exit_code}, no verdict line"
+        return VerifierRun(status="error", reason=f"the deciding process could not run ({why})",
+                           result=result or {}, **runs)
+    decided_seeds = result.get("seeds") or {}
+    partial_ok = seeds is not None  # only a caller that asked for fewer seeds takes a partial verdict
+    if result["passed"] and ((result.get("partial") and not partial_ok)
+                             or not (result.get("checks") and decided_seeds and all(decided_seeds.values()))):
+        return VerifierRun(status="error", reason="the deciding process passed with no checks or seeds, or on fewer "
+                                                  "seeds than asked", result=result, **runs)
+    if result["passed"]:
+        return VerifierRun(status="pass", result=result, **runs)
+    return VerifierRun(status="fail", reason=_first_failure(result), result=result, **runs)
+
+
+_gold_runs: dict[tuple, VerifierRun] = {}
+_gold_lock = threading.Lock()
+
+
+def gold_run(case: Case, sandbox, guard=None) -> VerifierRun:
+    """The verifier on the case with its gold patch applied, once per case and sandbox per process. Only a
+    verdict is kept: an error may be passing (a machine out of file descriptors or memory for a moment),
+    and kept it would turn every later sample of the case into an infra_error."""
+    from harness.workspaces.workspace import apply_patch, create_workspace, remove_workspace
+
+    key = (str(case.case_dir), str(case.answer_dir), getattr(sandbox, "name", "?"), getattr(sandbox, "kernel", None))
+    with _gold_lock:
+        if key in _gold_runs:
+            return _gold_runs[key]
+    ws = create_workspace(case.case_dir)
+    try:
+        apply_patch(ws, case.gold_patch_path)
+        run = verify_tree(case, ws, sandbox, guard)
+    finally:
+        remove_workspace(ws)
+    if run.status != "error":
+        with _gold_lock:
+            _gold_runs[key] = run
+    return run
+
+
+def verify_for_grading(case: Case, tree: Path, sandbox, guard=None) -> VerifierRun:
+    """``verify_tree`` for a sample: an ``error`` is only the harness's when the verifier cannot run on
+    the gold patch either. If it runs there, the agent's files are what stopped it (a workspace too
+    big to copy, measurements that crash the deciding process): that is the agent's ``fail``, never
+    an unscored sample the agent could hide behind."""
+    run = verify_tree(case, tree, sandbox, guard)
+    if run.status != "error":
+        return run
+    gold = gold_run(case, sandbox, guard)
+    if gold.status == "pass":
+        return run.model_copy(update={"status": "fail", "reason": f"the verifier could not run on these files "
+                                      f"({run.reason}), though it runs on the gold patch"})
+    return run.model_copy(update={"reason": f"the verifier is broken: it cannot run on the gold patch either "
+                                  f"({gold.status}: {gold.reason}); on these files: {run.reason}"})
