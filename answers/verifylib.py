@@ -362,7 +362,7 @@ def load_seed(out: Path, seed) -> Measurements:
     return Measurements(out, seed, record)
 
 
-def decide_main(decide, seeds=SEEDS, readme=None):
+def decide_main(decide, seeds=SEEDS, readme=None, readme_seed=0):
     """Run ``decide(seed, measurements, checks)`` per seed over the measurements in argv[1], then
     ``readme(readme_run(out), {seed: measurements}, checks)`` once, for the checks on the README
     run (its rows have seed None and source ``readme_run``; an exception there fails a check, never
@@ -372,14 +372,18 @@ def decide_main(decide, seeds=SEEDS, readme=None):
 
     The harness alone may add ``--seeds=N`` and ``--no-readme`` (``harness_options``): then only those
     seeds are decided, the README checks are skipped with ``--no-readme``, and the verdict line carries
-    ``partial``."""
+    ``partial``. ``readme_seed``: the seed the README's own run trains (every case's README runs seed 0,
+    the first seed). The README checks compare that run with what this process computed for that seed,
+    so on fewer seeds they are made only when it is among them (``partial["readme_checked"]``): then they
+    are exactly the full verification's README checks, which the harness's early stop relies on."""
     out = Path(sys.argv[1]).resolve()
     opts = harness_options(sys.argv[2:])
     asked = tuple(seeds)
     seeds = select_seeds(asked, opts["seeds"])
+    readme_checked = opts["readme"] and readme_seed in seeds
     partial = None
-    if seeds != asked or not opts["readme"]:
-        partial = {"decided_seeds": list(seeds), "case_seeds": list(asked), "readme_checked": opts["readme"]}
+    if seeds != asked or not readme_checked:
+        partial = {"decided_seeds": list(seeds), "case_seeds": list(asked), "readme_checked": readme_checked}
     os.environ["OMP_NUM_THREADS"] = "1"
     import torch
 
@@ -390,8 +394,8 @@ def decide_main(decide, seeds=SEEDS, readme=None):
         with checks.seed(seed):
             measured[seed] = load_seed(out, seed)
             decide(seed, measured[seed], checks)
-    if not opts["readme"]:
-        pass  # the first phase of a verdict-only verification: the README run is checked in the full one
+    if not readme_checked:
+        pass  # the first phase of a verdict-only verification, or the README's seed not decided: not checked
     elif readme is None:  # required: without it, code that fixes itself only under measurement passes
         why = ("decide.py gives decide_main no readme= function: every verifier must check the case's own run "
                "command as the user runs it (answers/README.md, 'The README run')")

@@ -20,6 +20,12 @@ def pytest_collection_finish(session):
         validation_run.start(ids)
 
 
+def pytest_terminal_summary(terminalreporter):
+    running = sys.modules.get("tests.validation_run")
+    for line in running.summary() if running is not None else []:
+        terminalreporter.write_line(line)
+
+
 def pytest_sessionfinish(session):
     running = sys.modules.get("tests.validation_run")
     if running is not None:

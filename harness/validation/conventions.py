@@ -120,7 +120,8 @@ def _verify_recognising(case: Case, sandbox, patch: Path | None, variant: str | 
             out = generated_patch_path(case, variant)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(diff_trees(case.case_dir, ws), encoding="utf-8")
-        return verify_tree(case, ws, sandbox, seeds=seeds), shimmed
+        # the corpus's own fix: the README phase first, and every seed only if no README check rejects it
+        return verify_tree(case, ws, sandbox, seeds=seeds, readme_first=patch is not None), shimmed
     finally:
         remove_workspace(ws)
 
@@ -175,8 +176,9 @@ def check_generated_recognising(case: Case, variant: str, sandbox):
 
 
 def corpus_job(case: Case, fix: CorpusFix, sandbox, verdict_only: bool = True) -> tuple:
-    """The validation job of one corpus fix: verifier-recognising fixes get the stricter check (a full
-    verification, since what matters is which checks reject them); a wrong fix may stop at its first seed."""
+    """The validation job of one corpus fix: verifier-recognising fixes get the stricter check (which checks
+    reject them: the first seed with the README run, every seed when no README check rejects it there); a
+    wrong fix may stop at its first seed."""
     from harness.validation.checks import check_patch_verdict
 
     if fix.kind == "verifier_recognising":

@@ -12,6 +12,7 @@ seeds and kernels, and what keeps the verdict from flipping); the table says whi
 
 from __future__ import annotations
 
+import math
 import statistics
 from typing import Any
 
@@ -47,8 +48,9 @@ class CaseMargins(BaseModel):
 
 
 def margin(value: float, limit: float, sense: str, gap: float) -> float | None:
-    """Distance of ``value`` from ``limit`` on the passing side (negative: failing side), over ``gap``."""
-    if not gap:
+    """Distance of ``value`` from ``limit`` on the passing side (negative: failing side), over ``gap``; None
+    without a finite gap (a bug that drives the quantity to inf or NaN gives no scale to measure against)."""
+    if not gap or not math.isfinite(gap) or not math.isfinite(value):
         return None
     return ((limit - value) if sense == "<" else (value - limit)) / gap
 
@@ -97,6 +99,6 @@ def table(margins: CaseMargins) -> list[dict[str, Any]]:
         return "" if x is None else f"{x:.4g}"
     return [{"check": r.check, "bound": r.bound, "gold": num(r.gold), "broken": num(r.broken),
              "worst corpus": f"{num(r.worst_corpus)} ({r.worst_corpus_fix.split(':', 1)[-1]})" if r.worst_corpus_fix
-             else "", "margin": "n/a (no gold-broken gap)" if r.margin is None else f"{r.margin:.3f}",
+             else "", "margin": "n/a (no finite gold-broken gap)" if r.margin is None else f"{r.margin:.3f}",
              "flag": ("WITHIN 10%, justified in the key" if r.justified else "WITHIN 10%") if r.flagged else ""}
             for r in margins.rows]

@@ -167,66 +167,75 @@ class _Verification:
 
 
 def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,
-                timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False) -> VerifierRun:
+                timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False,
+                readme_first: bool = False) -> VerifierRun:
     """The verdict of ``case``'s verifier on ``tree`` (``_verify_tree``); inside ``validate``, a tree already
     verified the same way in the same call is not verified again (``harness.workspaces.verify_memo``)."""
     from harness.workspaces import verify_memo
 
     if guard is not None or timeout is not None or not verify_memo.active():
-        return _verify_tree(case, tree, sandbox, guard, timeout, seeds, verdict_only)
-    return verify_memo.verdict(case.id, tree, sandbox, seeds, verdict_only,
-                               lambda: _verify_tree(case, tree, sandbox, None, None, seeds, verdict_only))
+        return _verify_tree(case, tree, sandbox, guard, timeout, seeds, verdict_only, readme_first)
+    return verify_memo.verdict(case.id, tree, sandbox, seeds, verdict_only or readme_first,
+                               lambda: _verify_tree(case, tree, sandbox, None, None, seeds, verdict_only, readme_first))
 
 
 def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,
-                 timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False) -> VerifierRun:
+                 timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False,
+                 readme_first: bool = False) -> VerifierRun:
     """The verdict of ``case``'s verifier on ``tree``. Raises only when the answers were tampered with.
 
     ``seeds``: only the verifier's first N seeds (``verify --seeds N``, a quick look; grading uses all).
-    ``verdict_only`` (validation of a patch expected to be rejected): first measure and decide the first
-    seed alone, without the README run, and stop with ``fail`` if a check fails there. That fail is a full
-    verification's fail too: the first seed is measured first, in a fresh process, either way, and
-    leaving out later seeds and the README checks can only remove failures. When the first seed passes,
-    the full verification follows as if the first phase had not run, and its verdict is the verdict."""
+    ``verdict_only`` (validation of a patch expected to be rejected) stops at the first failing phase:
+    1. the first seed measured and decided alone, without the README run;
+    2. the README run, decided with that first seed (``readme_first`` starts here: a verifier-recognising
+       fix passes phase 1 by design, and what must show is which README checks reject it);
+    3. the full verification: every seed measured in one fresh process, decided with phase 2's README run.
+    A fail in phase 1 or 2 is a full verification's fail too: the first seed is measured first, in a
+    fresh process, either way; the README checks of phase 2 are made only when the README's seed is the
+    seed decided (``partial["readme_checked"]``, verifylib), and then they are the full run's README
+    checks; leaving out later seeds can only remove failures."""
     t0 = time.monotonic()
     if guard:
         guard()
     tmp = Path(tempfile.mkdtemp(prefix="mldb-verify-"))
     seed_arg = [] if seeds is None else [f"--seeds={seeds}"]
+    early = verdict_only or readme_first
+
+    def stopped(measured: ProcessRun, decided, result: dict, readme: dict | None = None) -> VerifierRun:
+        return VerifierRun(status="fail", reason=_first_failure(result), result=result, measure=measured,
+                           readme_run=_readme_process(readme) if readme else None, decide=_process(decided),
+                           skipped=v.skipped, early_stop=True, duration_s=round(time.monotonic() - t0, 3))
     try:
         try:
             v = _Verification(case, tree, sandbox, guard, timeout, tmp)
         except (OSError, InfraError) as exc:
             return VerifierRun(status="error", reason=f"could not prepare the verification: {exc}",
                                duration_s=round(time.monotonic() - t0, 3))
-        first_s = 0.0
-        if verdict_only:
+        first_s, readme = 0.0, None
+        if early:
             measured, first = v.measure("first", ["--seeds=1"])
-            first_decided = v.decide(first, ["--seeds=1", "--no-readme"], "first")
-            result = _verdict_line(first_decided.stdout)
-            if _first_seed_failed(result, first_decided.exit_code):
-                return VerifierRun(status="fail", reason=_first_failure(result), result=result, measure=measured,
-                                   decide=_process(first_decided), skipped=v.skipped, early_stop=True,
-                                   duration_s=round(time.monotonic() - t0, 3))
             first_s = measured.duration_s
+            if not readme_first:
+                decided = v.decide(first, ["--seeds=1", "--no-readme"], "first")
+                result = _verdict_line(decided.stdout)
+                if _first_seed_failed(result, decided.exit_code):
+                    return stopped(measured, decided, result)
+            readme = _readme_with(case, tree, tmp, sandbox, v, first)
+            decided = v.decide(first, ["--seeds=1"], "first-readme")
+            result = _verdict_line(decided.stdout)
+            if _first_seed_failed(result, decided.exit_code) and result["partial"].get("readme_checked"):
+                return stopped(measured, decided, result, readme)
         measured, clean = v.measure("all", seed_arg)
         if first_s:
             measured = measured.model_copy(update={"duration_s": round(measured.duration_s + first_s, 4)})
-        clean_sha = sha256_tree(clean)
-        readme = _readme_run(case, tree, tmp, sandbox)
-        v.check()  # the README run executed the agent's code too
-        if sha256_tree(clean) != clean_sha:
-            raise IntegrityError(f"the harvested measurements for {case.id} changed while the case's run command ran "
-                                 f"({clean}): the run is stopped; use bubblewrap to prevent this")
+        readme = readme or _readme_with(case, tree, tmp, sandbox, v, clean)
         (clean / "readme_run.json").write_text(json.dumps(readme))
         decided_all = v.decide(clean, seed_arg, "all")
         skipped = v.skipped
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     result = _verdict_line(decided_all.stdout)
-    readme_process = ProcessRun(exit_code=readme["exit_code"], timed_out=readme["timed_out"],
-                                duration_s=readme["duration_s"], stderr_tail=readme["stderr"][-3000:])
-    runs = {"measure": measured, "readme_run": readme_process, "decide": _process(decided_all),
+    runs = {"measure": measured, "readme_run": _readme_process(readme), "decide": _process(decided_all),
             "skipped": skipped, "duration_s": round(time.monotonic() - t0, 3)}
     if result is None or decided_all.exit_code not in (0, 1) or (decided_all.exit_code == 0) != result["passed"]:
         why = "timed out" if decided_all.timed_out else f"exit code {decided_all.exit_code}, no verdict line"
@@ -241,6 +250,24 @@ def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | No
     if result["passed"]:
         return VerifierRun(status="pass", result=result, **runs)
     return VerifierRun(status="fail", reason=_first_failure(result), result=result, **runs)
+
+
+def _readme_with(case: Case, tree: Path, tmp: Path, sandbox, v: _Verification, harvested: Path) -> dict:
+    """The README run, written beside ``harvested`` as ``readme_run.json``; the agent's code ran again, so
+    the answers, the verifier's copy and the harvested measurements are checked to be as they were."""
+    before = sha256_tree(harvested)
+    readme = _readme_run(case, tree, tmp, sandbox)
+    v.check()
+    if sha256_tree(harvested) != before:
+        raise IntegrityError(f"the harvested measurements for {case.id} changed while the case's run command ran "
+                             f"({harvested}): the run is stopped; use bubblewrap to prevent this")
+    (harvested / "readme_run.json").write_text(json.dumps(readme))
+    return readme
+
+
+def _readme_process(readme: dict) -> ProcessRun:
+    return ProcessRun(exit_code=readme["exit_code"], timed_out=readme["timed_out"], duration_s=readme["duration_s"],
+                      stderr_tail=readme["stderr"][-3000:])
 
 
 _gold_runs: dict[tuple, VerifierRun] = {}

@@ -68,3 +68,12 @@ def test_validate_margins_prints_which_flags_the_key_leaves_open(capsys):
                            _check("corpus_accept:alt", [("loss", 0, 0.99, 1.0, "<")])]}
     cli._print_margins(results, [case])
     assert "1 flagged, 1 neither fixed nor justified in the key (loss)" in capsys.readouterr().err
+
+
+def test_a_bug_that_drives_the_value_to_infinity_gives_no_margin():
+    assert margin(45.5, 0.001, "<", float("inf")) is None and margin(float("nan"), 1.0, "<", 2.0) is None
+    checks = [_check("verifier_passes_on_gold", [("finite", 0, 0.0, 0.001, "<")]),
+              _check("verifier_fails_on_broken", [("finite", 0, float("inf"), 0.001, "<")]),
+              _check("corpus_reject:wrong", [("finite", 0, 45.5, 0.001, "<")])]
+    (row,) = case_margins("c", checks).rows
+    assert row.margin is None and not row.flagged

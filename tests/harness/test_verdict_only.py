@@ -76,11 +76,46 @@ def test_a_failing_first_seed_stops_early(fixture_case, tmp_path):
     assert full.status == "fail" and not full.early_stop and set(full.result["seeds"]) == {"0", "1", "2"}
 
 
+def test_a_failing_readme_run_stops_at_the_first_seed_with_the_full_runs_readme_checks(fixture_case, tmp_path):
+    tree = _tree(tmp_path, {0: 0.1, 1: 0.2, 2: 0.3}, "no")
+    quick = verify_tree(fixture_case, tree, get_sandbox("auto"), verdict_only=True)
+    full = verify_tree(fixture_case, tree, get_sandbox("auto"))
+    assert quick.status == full.status == "fail" and quick.early_stop and not full.early_stop
+    assert quick.result["partial"] == {"decided_seeds": [0], "case_seeds": [0, 1, 2], "readme_checked": True}
+    assert quick.readme_run is not None and quick.readme_run.exit_code == 0
+
+    def readme_rows(run):
+        return [(r["name"], r["passed"], r["value"]) for r in run.result["checks"] if r["source"] == "readme_run"]
+    assert readme_rows(quick) == readme_rows(full) and ("readme_prints_ok", False, "no") in readme_rows(quick)
+
+
+def test_readme_checks_wait_for_the_readme_seed(fixture_case, tmp_path):
+    """A verifier whose README run trains a seed other than the first: the first-seed phase cannot make its
+    README checks (they compare with that seed), so no early stop on them; the full verdict decides."""
+    decide = fixture_case.answer_dir / "decide.py"
+    decide.write_text(DECIDE.replace("decide_main(decide, readme=readme)",
+                                     "decide_main(decide, readme=readme, readme_seed=2)"))
+    tree = _tree(tmp_path, {0: 0.1, 1: 0.2, 2: 0.3}, "no")
+    quick = verify_tree(fixture_case, tree, get_sandbox("auto"), verdict_only=True)
+    assert quick.status == "fail" and not quick.early_stop and len(quick.result["seeds"]) == 3
+    first = verify_tree(fixture_case, tree, get_sandbox("auto"), readme_first=True)
+    assert first.status == "fail" and not first.early_stop
+
+
+def test_readme_first_shows_the_readme_checks_of_a_fix_that_fails_its_first_seed_too(fixture_case, tmp_path):
+    """The verifier-recognising corpus check (conventions): the README phase comes first, so a fix rejected on
+    its first seed as well still shows which README checks reject it."""
+    tree = _tree(tmp_path, {0: 5.0, 1: 0.1, 2: 0.1}, "no")
+    out = verify_tree(fixture_case, tree, get_sandbox("auto"), readme_first=True)
+    assert out.status == "fail" and out.early_stop
+    failed = {r["name"] for r in out.result["checks"] if not r["passed"]}
+    assert failed == {"v_below_one", "readme_prints_ok"}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("values, readme, status", [
     ({0: 0.1, 1: 0.2, 2: 0.3}, "ok", "pass"),
     ({0: 0.1, 1: 0.2, 2: 3.0}, "ok", "fail"),   # a later seed fails
-    ({0: 0.1, 1: 0.2, 2: 0.3}, "no", "fail"),   # only the README run fails
 ])
 def test_a_passing_first_seed_gets_the_full_verdict(fixture_case, tmp_path, values, readme, status):
     tree = _tree(tmp_path, values, readme)
