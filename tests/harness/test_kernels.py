@@ -51,6 +51,15 @@ def test_a_sandbox_copy_runs_under_its_level_without_touching_ours(tmp_path):
     assert box.kernel is None and lowered.describe()["kernel"] == "default"
 
 
+def test_a_level_set_in_our_environment_reaches_the_commands(tmp_path, monkeypatch):
+    """``ATEN_CPU_CAPABILITY=default ml-debug-bench run ...``: the environment allowlist passes the level on."""
+    monkeypatch.setenv("ATEN_CPU_CAPABILITY", "default")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    res = get_sandbox("auto").run('echo "level=${ATEN_CPU_CAPABILITY:-unset}"', ws, 30, 4096)
+    assert res.stdout.strip() == "level=default"
+
+
 @pytest.mark.slow
 def test_torch_in_the_sandbox_uses_the_level_asked_for(tmp_path):
     """Really lower: torch inside reports the forced level (here: default, which every CPU has)."""
