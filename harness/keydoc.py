@@ -93,7 +93,7 @@ def generated_section() -> str:
               "`answers/`, or any `leak_terms` entry (case-insensitive), and on a `.git` folder; in `.py` files "
               # the text answers/README.md holds (answers/ waits for issue 25's item 4): the words now live in
               # harness.validation.checks.HINT_WORDS
-              "it also fails on these hint words (whole words, any case; `harness.validate.HINT_WORDS`): " +
+              "it also fails on these hint words (whole words, any case; `harness.validation.checks.HINT_WORDS`): " +
               ", ".join(f"`{w}`" for w in hint_words()) + ".", "", END]
     return "\n".join(lines)
 
