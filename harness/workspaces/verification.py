@@ -228,8 +228,10 @@ def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | No
         measured, clean = v.measure("all", seed_arg)
         if first_s:
             measured = measured.model_copy(update={"duration_s": round(measured.duration_s + first_s, 4)})
-        readme = readme or _readme_with(case, tree, tmp, sandbox, v, clean)
-        (clean / "readme_run.json").write_text(json.dumps(readme))
+        if readme is None:
+            readme = _readme_with(case, tree, tmp, sandbox, v, clean)
+        else:  # phase 2's run, decided again with every seed
+            (clean / "readme_run.json").write_text(json.dumps(readme))
         decided_all = v.decide(clean, seed_arg, "all")
         skipped = v.skipped
     finally:
