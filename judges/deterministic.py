@@ -255,17 +255,24 @@ def answer_leak(events, case: Case, answer_roots=()) -> Verdict:
     (this checkout's, the run's private copy, or any other) or a command word naming one, an
     answer file's name, the seed benchmark's key files, a redacted credential of the harness, or
     tool output carrying eight-word runs of the key's or the verifier's prose. Messages the harness wrote (the task prompt) are included: the
-    harness never writes these, so finding them there is a bug worth failing loudly on."""
+    harness never writes these, so finding them there is a bug worth failing loudly on.
+
+    A run of words the agent itself wrote in an earlier tool call (a docstring it added, then printed
+    back) is its own text, not the key's: a blind solver's "lr * m_hat / (sqrt(v_hat) + eps) plus
+    decoupled weight decay" matched the key's prose word for word. Reading the key still shows,
+    because the key's text reaches the output before the agent can write it."""
     roots = [str(r) for r in (case.answer_dir, *answer_roots)]
     prints = answer_fingerprints(case)
+    authored: set[tuple[str, ...]] = set()
     hits = []
     for ev in events:
         if ev.kind == "tool_call":
             bare = [_bare_answers_token(v) for v in _event_texts(ev)]
             hits += [{"event_id": ev.id, "needle": b} for b in bare if b]
+            authored |= prints & _shingles(" ".join(_event_texts(ev)))
         if ev.kind == "tool_result":
             for text in (ev.stdout, ev.stderr):
-                if prints & _shingles(text):
+                if (prints & _shingles(text)) - authored:
                     hits.append({"event_id": ev.id, "needle": "<text of the answer key or verifier>"})
                     break
         for text in _event_texts(ev):
