@@ -338,9 +338,15 @@ def test_code_that_fixes_itself_only_under_the_verifier(mode, mini_root, tmp_pat
     assert status(s, "tampering") == "fail" and "sys.flags" in s.verdicts["tampering"].reason
 
 
+# The attack finds the bundle of the verification it runs under (its cwd is a copy inside that
+# verification's folder), never another's: a glob over every /tmp/mldb-verify-* rewrote the bundles
+# of the suite's background case validation in the unsandboxed mode and failed it (CI, stop 29).
 REWRITE_BUNDLE = """
-import glob, os, stat
-for _p in glob.glob("/tmp/mldb-verify-*/verifier/decide.py"):
+import os
+_d = os.getcwd()
+while _d != "/" and not os.path.basename(_d).startswith("mldb-verify-"):
+    _d = os.path.dirname(_d)
+for _p in ([os.path.join(_d, "verifier", "decide.py")] if _d != "/" else []):
     try:
         os.chmod(os.path.dirname(_p), 0o755); os.chmod(_p, 0o644)
         open(_p, "w").write("print('passed')")
