@@ -170,13 +170,18 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
                 timeout: float | None = None, seeds: int | None = None, verdict_only: bool = False,
                 readme_first: bool = False) -> VerifierRun:
     """The verdict of ``case``'s verifier on ``tree`` (``_verify_tree``); inside ``validate``, a tree already
-    verified the same way in the same call is not verified again (``harness.workspaces.verify_memo``)."""
+    verified the same way in the same call is not verified again (``harness.workspaces.verify_memo``). That
+    holds for a sample graded inside ``validate`` too (the reference agent's tree is the gold patch's, the
+    null agent's the unchanged case): its ``guard`` still runs before a kept verdict is returned, and the
+    memo is never on outside ``validate``, so grading a real run always verifies."""
     from harness.workspaces import verify_memo
 
-    if guard is not None or timeout is not None or not verify_memo.active():
+    if timeout is not None or not verify_memo.active():
         return _verify_tree(case, tree, sandbox, guard, timeout, seeds, verdict_only, readme_first)
+    if guard:
+        guard()
     return verify_memo.verdict(case.id, tree, sandbox, seeds, verdict_only or readme_first,
-                               lambda: _verify_tree(case, tree, sandbox, None, None, seeds, verdict_only, readme_first))
+                               lambda: _verify_tree(case, tree, sandbox, guard, None, seeds, verdict_only, readme_first))
 
 
 def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,

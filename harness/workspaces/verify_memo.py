@@ -7,7 +7,8 @@ answers and the harness do not change, so a verdict is keyed by the case, the co
 (every path, file byte and link target, bytecode caches aside), the sandbox, the kernel level and
 the seeds asked for, and kept in a folder that lives as long as the call.
 
-Only ``validate`` turns it on (``enabled``); grading never reuses a verdict. Only ``pass`` and
+Only ``validate`` turns it on (``enabled``); grading a run never reuses a verdict (the reference and
+null agents' samples graded inside ``validate`` do, after their guard has run). Only ``pass`` and
 ``fail`` are kept (an ``error`` may pass on a second try). A request for a full verification is
 answered by a kept full verification, or by a kept verdict-only ``fail``: a first seed that failed
 is a failed full verification too (``verify_tree``), and validation asks only for verdicts.

@@ -118,3 +118,30 @@ def test_a_pool_told_to_stop_reports_the_checks_it_never_started(tmp_path, monke
     widths = iter([1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2])
     V._run_pool(work, 2, lambda: next(widths, 2), tmp_path / "memo", lambda i, checks: done.setdefault(i, checks))
     assert sorted(done) == [0, 1, 2, 3] and all(c[0].detail == "ran" for c in done.values())
+
+
+def test_a_graded_sample_inside_validate_reuses_a_kept_verdict_but_still_runs_its_guard(tmp_path, monkeypatch):
+    """The reference and null agents' samples are graded with a guard; inside validate their trees' verdicts
+    are the gold's and the broken case's, kept once; the guard runs every time and a failing guard stops it."""
+    from harness.core.errors import IntegrityError
+    from harness.workspaces import verification
+
+    runs = []
+    monkeypatch.setattr(verification, "_verify_tree",
+                        lambda *a, **k: runs.append(1) or VerifierRun(status="pass"))
+    case = type("C", (), {"id": "case_01"})()
+    tree, guarded = _tree(tmp_path / "t"), []
+    with verify_memo.enabled(tmp_path / "memo"):
+        verification.verify_tree(case, tree, Box())
+        verification.verify_tree(case, tree, Box(), guard=lambda: guarded.append(1))
+        assert runs == [1] and guarded == [1]
+
+        def broken_guard():
+            raise IntegrityError("answers changed")
+        try:
+            verification.verify_tree(case, tree, Box(), guard=broken_guard)
+            raise AssertionError("a failing guard must stop a kept verdict being returned")
+        except IntegrityError:
+            pass
+    verification.verify_tree(case, tree, Box(), guard=lambda: guarded.append(1))  # outside validate: verified
+    assert runs == [1, 1]
