@@ -37,7 +37,7 @@ KERNEL_SCOPES = ("all", "gold-broken")
 def _verdict_jobs(case: Case, sandbox, scope: str = "all", verdict_only: bool = True) -> list[tuple]:
     """The jobs whose verdicts must not depend on the kernel: the README's output blocks, broken fails,
     gold passes, and (scope ``all``) each over-fix and corpus fix as labelled."""
-    jobs: list[tuple] = [(check_runs, (case, sandbox)), (check_broken_fails, (case, sandbox)),
+    jobs: list[tuple] = [(check_runs, (case, sandbox)), (check_broken_fails, (case, sandbox, not verdict_only)),
                          (check_gold_passes, (case, sandbox))]
     if scope == "gold-broken":
         return jobs
