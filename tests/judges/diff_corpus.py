@@ -95,6 +95,10 @@ EDGE_CASES: dict[str, tuple[str, str | None]] = {  # name -> (diff, case it appl
         "--- a/a.py\n+++ b/a.py\n@@ -1,1 +1,3 @@\n x = 1\n+++ __import__('atexit').register(print)\n+y = 2\n", None),
     "removed_line_like_minus_header": (
         "--- a/a.py\n+++ b/a.py\n@@ -1,3 +1,2 @@\n x = 1\n--- y\n z = 3\n+w = 4\n", None),
+    # changed lines after a file header with no '@@' line: read as if at the top of the file
+    "hunkless_added_lines": ("+++ b/prep.py\n+    z = (x - mu) / (std + 1e-8)\n+    z = torch.nan_to_num(z)\n", None),
+    "hunkless_after_a_hunk": (
+        "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-a\n+b\n--- a/b.py\n+++ b/b.py\n+import atexit\n-gone\n x\n", None),
     "path_with_space_b": (
         "diff --git a/d b/f.py b/d b/f.py\nnew file mode 100644\n--- /dev/null\n+++ b/d b/f.py\n@@ -0,0 +1 @@\n"
         "+import atexit\n", None),
