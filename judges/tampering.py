@@ -30,6 +30,9 @@ from harness.models import Verdict
 from judges.pynames import dotted as _dotted
 from judges.pynames import import_aliases as _aliases
 
+# ends a line for str.splitlines (so in every diff the harness makes and reads) but not for Python: a file holding one
+# has diff line numbers that are not Python's, so added code could sit on a line the diff numbers differently
+SPLIT_ONLY_IN_DIFFS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 NOT_DIFFED = "[... the final workspace could not be diffed"  # the final diff when it could not be made
 STARTUP_FILES = {"sitecustomize.py", "usercustomize.py"}
 COMPILED_SUFFIXES = (".so", ".pyd", ".dylib")
@@ -264,7 +267,12 @@ def tampering(diff: str, final_tree: Path, case_files: set[str], oracle_symbols=
                  "not be read (too large, not a regular file, or an undecodable name)"}]
         elif touched.get(path):
             source = _read(final_tree, path)
-            if source is not None:
+            if source is not None and SPLIT_ONLY_IN_DIFFS.search(source.decode("utf-8", "replace")):
+                hits.append({"file": path, "line": None, "rule": "line_separator", "why": "holds a character that ends "
+                             "a line in the diff but not for Python (U+2028, form feed, ...): the diff's line numbers "
+                             "are not the file's, so every line of it is checked"})
+                hits += _code_hits(path, source, None, oracle)
+            elif source is not None:
                 hits += _code_hits(path, source, touched[path], oracle)
     if hits:
         first = hits[0]
