@@ -45,7 +45,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from harness.core.diffs import Hunk, parse_diff
+from harness.core.diffs import SPLIT_ONLY_IN_DIFFS, Hunk, parse_diff
 from judges.fallback_collect import _Collector
 from judges.fallback_rules import Finding, _code
 
@@ -149,8 +149,12 @@ def find_fallbacks(diff: str, base: Path | None, after_root: Path | None = None)
         if not rel.endswith(".py"):
             continue
         before = _read(base, rel)
+        final = _read(after_root, rel) if after_root else ""
+        if SPLIT_ONLY_IN_DIFFS.search(final):
+            notes.append(f"{rel}: holds a character that ends a line in the diff but not for Python; read from the "
+                         "final files, not rebuilt from the diff")
         try:
-            after = apply_hunks(before, hunks)
+            after = final if SPLIT_ONLY_IN_DIFFS.search(final) else apply_hunks(before, hunks)
         except DiffError as exc:
             after = _read(after_root, rel) if after_root else None
             if after is None:

@@ -25,14 +25,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from harness.core.criteria import GradingInput
-from harness.core.diffs import is_marker, parse_diff
+from harness.core.diffs import SPLIT_ONLY_IN_DIFFS, is_marker, parse_diff
 from harness.models import Verdict
 from judges.pynames import dotted as _dotted
 from judges.pynames import import_aliases as _aliases
 
-# ends a line for str.splitlines (so in every diff the harness makes and reads) but not for Python: a file holding one
-# has diff line numbers that are not Python's, so added code could sit on a line the diff numbers differently
-SPLIT_ONLY_IN_DIFFS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 NOT_DIFFED = "[... the final workspace could not be diffed"  # the final diff when it could not be made
 STARTUP_FILES = {"sitecustomize.py", "usercustomize.py"}
 COMPILED_SUFFIXES = (".so", ".pyd", ".dylib")

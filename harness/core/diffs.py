@@ -69,6 +69,9 @@ HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 UNSHOWN = re.compile(r"^(?:Binary or large file|File with an undecodable name) (.+) differs$")
 UNSHOWN_EDIT = re.compile(r"^Binary, large or special file (.+) (created|deleted|changed)$")
 GIT_BINARY = re.compile(r"^Binary files (.+) and (.+) differ$")
+# ends a line for str.splitlines (so in every diff the harness makes and reads) but not for Python: in a file holding
+# one, the diff's lines and line numbers are not Python's (judges read such a file itself, not the diff's view of it)
+SPLIT_ONLY_IN_DIFFS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 MODES = ("new file mode ", "deleted file mode ", "old mode ", "new mode ")
 
 
