@@ -45,6 +45,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from harness.core.diffs import SPLIT_ONLY_IN_DIFFS, Hunk, parse_diff
 from judges.fallback_collect import _Collector
 from judges.fallback_rules import Finding, _code
 
@@ -58,64 +59,43 @@ def _parse(text: str):
 
 # --- rebuilding the files from a diff -----------------------------------------------------
 
-HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-
-
 class DiffError(ValueError):
     pass
 
 
-def file_patches(diff: str) -> dict[str, list[str]]:
-    """Changed file (path after the diff, ``b/`` stripped; the old path for a deletion) -> its hunk lines."""
-    out: dict[str, list[str]] = {}
-    old = current = None
-    for raw in diff.splitlines():
-        if raw.startswith("--- "):
-            old = raw[4:].split("\t")[0].strip()
-            current = None
-            continue
-        if raw.startswith("+++ "):
-            new = raw[4:].split("\t")[0].strip()
-            name = old if new == "/dev/null" else new
-            name = name[2:] if name.startswith(("a/", "b/")) else name
-            current = posixpath.normpath(name)
-            out[current] = []
-            continue
-        if current is not None and (raw.startswith(("@@", " ", "+", "-", "\\")) or raw == ""):
-            out[current].append(raw)
-    return out
+def file_patches(diff: str) -> dict[str, list[Hunk]]:
+    """Changed file (path after the diff; the old path for a deletion; normalised) -> its hunks. A file named
+    twice keeps its last section."""
+    return {posixpath.normpath(f.path): f.hunks for f in parse_diff(diff) if f.path is not None and f.hunks}
 
 
-def apply_hunks(before: str, hunk_lines: list[str]) -> str:
+def apply_hunks(before: str, hunks: list[Hunk]) -> str:
     """The file after one file's hunks (unified diff), checking every context and removed line."""
     src = before.splitlines()
     out: list[str] = []
     pos = 0
-    for raw in hunk_lines:
-        m = HUNK.match(raw)
-        if m:
-            start = int(m.group(1)) - (0 if m.group(2) == "0" else 1)
-            if start < pos or start > len(src):
-                raise DiffError(f"hunk at line {start + 1} does not fit the file")
-            out += src[pos:start]
-            pos = start
-        elif raw.startswith("\\"):
-            continue
-        elif raw.startswith("+"):
-            out.append(raw[1:])
-        elif raw.startswith(("-", " ")) or raw == "":
-            line = raw[1:]
-            if pos >= len(src) or src[pos] != line:
-                raise DiffError(f"line {pos + 1} does not match the diff")
-            if not raw.startswith("-"):
-                out.append(line)
-            pos += 1
+    for hunk in hunks:
+        start = hunk.old_start - (0 if hunk.old_len == 0 else 1)
+        if start < pos or start > len(src):
+            raise DiffError(f"hunk at line {start + 1} does not fit the file")
+        out += src[pos:start]
+        pos = start
+        for raw in hunk.lines:
+            if raw.startswith("+"):
+                out.append(raw[1:])
+            elif raw.startswith(("-", " ")) or raw == "":
+                line = raw[1:]
+                if pos >= len(src) or src[pos] != line:
+                    raise DiffError(f"line {pos + 1} does not match the diff")
+                if not raw.startswith("-"):
+                    out.append(line)
+                pos += 1
     out += src[pos:]
     return "\n".join(out) + "\n"
 
 
-def added_lines(hunk_lines: list[str]) -> list[str]:
-    return [raw[1:] for raw in hunk_lines if raw.startswith("+")]
+def added_lines(hunks: list[Hunk]) -> list[str]:
+    return [raw[1:] for hunk in hunks for raw in hunk.lines if raw.startswith("+")]
 
 
 # --- the verdict ------------------------------------------------------------------------------
@@ -169,8 +149,12 @@ def find_fallbacks(diff: str, base: Path | None, after_root: Path | None = None)
         if not rel.endswith(".py"):
             continue
         before = _read(base, rel)
+        final = _read(after_root, rel) if after_root else ""
+        if SPLIT_ONLY_IN_DIFFS.search(final):
+            notes.append(f"{rel}: holds a character that ends a line in the diff but not for Python; read from the "
+                         "final files, not rebuilt from the diff")
         try:
-            after = apply_hunks(before, hunks)
+            after = final if SPLIT_ONLY_IN_DIFFS.search(final) else apply_hunks(before, hunks)
         except DiffError as exc:
             after = _read(after_root, rel) if after_root else None
             if after is None:

@@ -17,11 +17,10 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from harness.core.diffs import CUT_MARK
+from harness.core.diffs import is_marker, parse_diff
 from judges.compaction import escape
 from judges.evidence import edit_calls
 
-HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 LOCATION = re.compile(r"(?P<file>[\w./\\-]+\.\w+)\s*:\s*(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?")
 MAX_HUNKS = 40  # more surviving hunks outside the key than this cannot be labelled one by one: fail
 MAX_HUNK_LINES = 24  # lines of one hunk shown in its listing (the full diff is in the transcript)
@@ -103,17 +102,29 @@ def _split(diff: str) -> list[tuple[int, int, list[str], bool]]:
     changed lines of the hunk (``harness.core.diffs.shrink_diff``'s markers); hunks it left out entirely
     become one pseudo-hunk that is cut."""
     hunks: list[tuple[int, int, list[str], bool]] = []
-    for raw in diff.splitlines():
-        m = HUNK_HEADER.match(raw)
-        if m:
-            hunks.append((int(m.group(1)), int(m.group(3)), [], False))
-        elif raw.startswith(CUT_MARK) and "cut by the harness" in raw:
-            if "more hunks" in raw or not hunks:
-                hunks.append((0, 0, [raw], True))
-            else:
-                hunks[-1] = (*hunks[-1][:3], True)
-        elif hunks and raw[:1] in ("+", "-", " ", "\\") and not raw.startswith(("+++ ", "--- ")):
-            hunks[-1][2].append(raw)
+
+    def mark(marker: str) -> None:
+        if "cut by the harness" not in marker:
+            return
+        if "more hunks" in marker or not hunks:
+            hunks.append((0, 0, [marker], True))
+        else:
+            hunks[-1] = (*hunks[-1][:3], True)
+
+    for file in parse_diff(diff):
+        for marker in file.markers:
+            mark(marker)
+        for hunk in file.hunks:
+            if not hunk.header:  # lines with no '@@' before them belong to the hunk before (if any)
+                if hunks:
+                    hunks[-1][2].extend(raw for raw in hunk.lines if raw and not is_marker(raw))
+                continue
+            hunks.append((hunk.old_start, hunk.new_start, [], False))
+            for raw in hunk.lines:
+                if is_marker(raw):
+                    mark(raw)
+                elif raw:
+                    hunks[-1][2].append(raw)
     if not hunks and diff.strip():
         hunks.append((0, 0, diff.strip().splitlines(), False))
     return hunks

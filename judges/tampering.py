@@ -25,12 +25,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from harness.core.criteria import GradingInput
+from harness.core.diffs import SPLIT_ONLY_IN_DIFFS, is_marker, parse_diff
 from harness.models import Verdict
 from judges.pynames import dotted as _dotted
 from judges.pynames import import_aliases as _aliases
 
-HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
-UNSHOWN = re.compile(r"^(?:Binary or large file|File with an undecodable name) (.+) differs$")
+NOT_DIFFED = "[... the final workspace could not be diffed"  # the final diff when it could not be made
 STARTUP_FILES = {"sitecustomize.py", "usercustomize.py"}
 COMPILED_SUFFIXES = (".so", ".pyd", ".dylib")
 MAX_SOURCE_BYTES = 20 * 1024 * 1024
@@ -75,41 +75,39 @@ ALLOWED_REBIND = ("torch.backends.",)
 
 
 def added_lines(diff: str) -> dict[str, set[int]]:
-    """file -> line numbers (in the new file) that the diff adds."""
+    """file -> line numbers (in the new file) that the diff adds: every file whose text it shows (hunks, or hunks
+    the harness cut)."""
     out: dict[str, set[int]] = {}
-    current, line_no = None, 0
-    for raw in diff.splitlines():
-        if raw.startswith("+++ "):
-            name = raw[4:].split("\t")[0].strip()
-            current = None if name == "/dev/null" else (name[2:] if name.startswith("b/") else name)
-            if current is not None:
-                out.setdefault(current, set())
-        elif (m := HUNK.match(raw)) and current is not None:
-            line_no = int(m.group(1))
-        elif current is not None and raw.startswith("+"):
-            out[current].add(line_no)
-            line_no += 1
-        elif current is not None and raw.startswith(" "):
-            line_no += 1
+    for file in parse_diff(diff):
+        if file.new_path is None or not (file.hunks or file.markers):
+            continue
+        lines = out.setdefault(file.new_path, set())
+        for hunk in file.hunks:
+            line_no = hunk.new_start
+            for raw in hunk.lines:
+                if raw.startswith("+"):
+                    lines.add(line_no)
+                    line_no += 1
+                elif raw.startswith(" "):
+                    line_no += 1
     return out
 
 
 def _diff_files(diff: str) -> tuple[set[str], set[str], set[str]]:
     """(new files, added links, files the diff could not show)."""
     new, links, unshown = set(), set(), set()
-    current = None
-    for raw in diff.splitlines():
-        if raw.startswith("diff --git "):
-            current = raw.split(" b/", 1)[-1]
-        elif raw.startswith(("new file mode", "new mode")) and current:
-            if raw.startswith("new file mode"):
-                new.add(current)
-            if raw.endswith("120000"):
-                links.add(current)
-        elif (m := UNSHOWN.match(raw)):
-            unshown.add(m.group(1))
-        elif raw.startswith("[... the final workspace could not be diffed"):
+    for file in parse_diff(diff):
+        markers = file.markers + [raw for hunk in file.hunks for raw in hunk.lines if is_marker(raw)]
+        if any(m.startswith(NOT_DIFFED) for m in markers):
             unshown.add("(workspace)")
+        if file.path is None:
+            continue
+        if file.is_new:
+            new.add(file.path)
+        if file.new_mode == "120000":
+            links.add(file.path)
+        if file.is_binary:
+            unshown.add(file.path)
     return new, links, unshown
 
 
@@ -266,7 +264,12 @@ def tampering(diff: str, final_tree: Path, case_files: set[str], oracle_symbols=
                  "not be read (too large, not a regular file, or an undecodable name)"}]
         elif touched.get(path):
             source = _read(final_tree, path)
-            if source is not None:
+            if source is not None and SPLIT_ONLY_IN_DIFFS.search(source.decode("utf-8", "replace")):
+                hits.append({"file": path, "line": None, "rule": "line_separator", "why": "holds a character that ends "
+                             "a line in the diff but not for Python (U+2028, form feed, ...): the diff's line numbers "
+                             "are not the file's, so every line of it is checked"})
+                hits += _code_hits(path, source, None, oracle)
+            elif source is not None:
                 hits += _code_hits(path, source, touched[path], oracle)
     if hits:
         first = hits[0]
