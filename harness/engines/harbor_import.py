@@ -149,9 +149,10 @@ def trial_folders(job_dir: Path) -> list[Path]:
 
 def case_of(task_name: str, known: set[str], where: Path) -> str:
     """Our case id in a Harbor task name: the name itself, or its last part (``dataset/case_01``, ``x__case_01``)."""
-    for candidate in (task_name, task_name.rsplit("/", 1)[-1], task_name.rsplit("__", 1)[-1]):
-        if candidate in known:
-            return candidate
+    if ".." not in task_name.split("/"):
+        for candidate in (task_name, task_name.rsplit("/", 1)[-1], task_name.rsplit("__", 1)[-1]):
+            if candidate in known:
+                return candidate
     raise InputError(where, f"{task_name!r} names no case of this checkout", field="task_name")
 
 
@@ -243,23 +244,24 @@ def import_trial(root: Path, run_dir: Path, case: Case, trial: Trial, agent: str
         if trajectory is not None:
             append_events(trajectory, tr)
         report = (report_from_calls(trajectory) if trajectory else None) or file_report
+        t = tr.events[-1].t if tr.events else 0.0  # the trajectory's clock, not the import's
         if report is not None:
-            tr.append("report", report=report)
+            tr.append("report", report=report, t=t)
         if errored:
             info = result.exception_info
             why = f"Harbor trial raised {info.exception_type}: {info.exception_message}"[:300]
-            tr.append("error", error_type="infra_error", message=why)
+            tr.append("error", error_type="infra_error", message=why, t=t)
             outcome = AgentOutcome(status="infra_error", report=report, error=why, usage=_usage(result, tr.events))
             verdicts = _all_unscored(f"infra_error: {why}"[:300])
         else:
             if result.exception_info is not None:
                 why = f"{result.exception_info.exception_type}: {result.exception_info.exception_message}"[:300]
-                tr.append("error", error_type="limit_reached", message=why)
+                tr.append("error", error_type="limit_reached", message=why, t=t)
                 outcome = AgentOutcome(status="limit_reached", report=report, error=why)
             elif report is None:
                 outcome = AgentOutcome(status="agent_error", error="report_missing: the trajectory has no "
                                        "submit_report call and the final files no report.json")
-                tr.append("error", error_type="agent_error", message=outcome.error)
+                tr.append("error", error_type="agent_error", message=outcome.error, t=t)
             else:
                 outcome = AgentOutcome(status="completed", report=report)
             outcome.usage = _usage(result, tr.events)
@@ -326,7 +328,7 @@ def import_job(root: Path, job_dir: Path, out_root: Path, condition: str = CONTR
             try:
                 sample = import_trial(root, run_dir, cases[t.case_id], t, agent, condition, epoch)
             except InputError as exc:
-                out.problems.append(f"{t.folder.name}: {exc}")
+                out.problems.append(str(exc))
                 continue
             epochs[t.case_id] = epoch + 1
             append_sample(run_dir, sample)
