@@ -24,27 +24,25 @@ import json
 import math
 import shutil
 import tempfile
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from harness import __version__
 from harness.agents.base import AgentOutcome
 from harness.agents.cli_base import REPORT_FILE, read_report_file
 from harness.agents.llm import usage_from_events
-from harness.core.cases import Case, list_case_ids, load_case, tiers_of
+from harness.core.cases import Case, list_case_ids, load_case
 from harness.core.criteria import GradingInput, load_grader
 from harness.core.errors import InputError
-from harness.core.hashing import sha256_tree
-from harness.core.prompts import PROMPT_TEMPLATE_SHA256
-from harness.core.results import append_sample, write_manifest, write_state
+from harness.core.results import append_sample, write_state
 from harness.core.transcript import TranscriptWriter, harness_secrets
 from harness.engines.atif import Trajectory, append_events, read_trajectory, report_from_calls
-from harness.models import RunManifest, SampleResult, TokenUsage, Verdict
-from harness.running.config import CONTROL, new_run_id, sample_name
+from harness.engines.imported import ImportResult, start_run
+from harness.models import SampleResult, TokenUsage, Verdict
+from harness.running.config import CONTROL, sample_name
 from harness.running.sample import _all_unscored, sample_record
 from harness.workspaces.workspace import diff_trees
 from judges.grading import case_file_lines, not_judged
@@ -111,13 +109,6 @@ class Trial:
     folder: Path
     result: HarborTrialResult
     case_id: str
-
-
-@dataclass
-class ImportResult:
-    run_dirs: list[Path] = field(default_factory=list)
-    samples: list[SampleResult] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # trials left out, each naming its file and field
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -277,26 +268,6 @@ def import_trial(root: Path, run_dir: Path, case: Case, trial: Trial, agent: str
                          started_at=result.started_at or "", duration_s=_duration(result))
 
 
-def _manifest(run_id: str, agent: str, trials: list[Trial], cases: dict[str, Case], condition: str,
-              epochs: int, job_dir: Path) -> RunManifest:
-    first = trials[0].result
-    ids = sorted({t.case_id for t in trials})
-    env = (first.model_extra or {}).get("config", {}) or {}
-    env_type = (env.get("environment") or {}).get("type", "unknown") if isinstance(env, dict) else "unknown"
-    return RunManifest(
-        run_id=run_id, created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        harness_version=__version__, agent=agent,
-        agent_settings={"engine": "harbor", "harbor_agent": first.agent_info.name,
-                        "harbor_agent_version": first.agent_info.version,
-                        "model": first.agent_info.model_info.name if first.agent_info.model_info else None,
-                        "job_dir": str(Path(job_dir).resolve()), "trials": [t.folder.name for t in trials]},
-        conditions=[condition], case_ids=ids, epochs=epochs,
-        case_sha256={c: sha256_tree(cases[c].case_dir) for c in ids},
-        answer_sha256={c: sha256_tree(cases[c].answer_dir) for c in ids},
-        prompt_template_sha256=PROMPT_TEMPLATE_SHA256, sandbox=f"harbor:{env_type}",
-        provenance={"imported_from": "harbor", "tiers": tiers_of(ids)})
-
-
 def import_job(root: Path, job_dir: Path, out_root: Path, condition: str = CONTROL) -> ImportResult:
     """Import every trial of ``job_dir``: one run folder per Harbor agent (and model) under ``out_root``.
     Trials that cannot be read are listed in ``problems`` by file and field; the rest are imported."""
@@ -318,9 +289,15 @@ def import_job(root: Path, job_dir: Path, out_root: Path, condition: str = CONTR
         counts: dict[str, int] = {}
         for t in group:
             counts[t.case_id] = counts.get(t.case_id, 0) + 1
-        run_id = new_run_id(agent)
-        run_dir = Path(out_root).resolve() / run_id
-        write_manifest(run_dir, _manifest(run_id, agent, group, cases, condition, max(counts.values()), job_dir))
+        first = group[0].result
+        config = (first.model_extra or {}).get("config")
+        env = config.get("environment") if isinstance(config, dict) else None
+        settings = {"harbor_agent": first.agent_info.name, "harbor_agent_version": first.agent_info.version,
+                    "model": first.agent_info.model_info.name if first.agent_info.model_info else None,
+                    "job_dir": str(job_dir.resolve()), "trials": [t.folder.name for t in group]}
+        run_dir = start_run(out_root, agent, [cases[c] for c in counts], condition, max(counts.values()),
+                            f"harbor:{env.get('type', 'unknown') if isinstance(env, dict) else 'unknown'}",
+                            "harbor", settings)
         write_state(run_dir, "running")
         epochs: dict[str, int] = {}
         for t in group:
