@@ -41,3 +41,19 @@ def harbor(job_dir: Path = typer.Argument(..., help="a Harbor job folder (one su
     except BenchError as exc:
         fail(exc)
     _print_outcome(result)
+
+
+@import_app.command("inspect")
+def inspect_log(log: Path = typer.Argument(..., help="an Inspect AI log (.eval or .json) of the ml_debug_bench task"),
+                out_dir: Path = typer.Option(Path("results"), "--out", help="where the run folder is written"),
+                condition: str = typer.Option("control", "--condition", help="the arm the samples belong to")) -> None:
+    """Each sample of an Inspect log of the ml_debug_bench task as a sample: its messages as the transcript,
+    our scorers' verdicts as graded, their diff. Needs the [inspect] extra. Exits 1 when a sample was left out."""
+    from harness.core.cases import find_root
+    from harness.engines.inspect_import import import_log
+
+    try:
+        result = import_log(find_root(), log, out_dir, condition=condition)
+    except BenchError as exc:
+        fail(exc)
+    _print_outcome(result)
