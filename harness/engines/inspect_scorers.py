@@ -52,7 +52,7 @@ def pass_rate() -> Metric:
 
 
 def _case(state: TaskState) -> tuple[Path, Case]:
-    root = find_root(Path(__file__))
+    root = find_root()
     return root, load_case(root, state.metadata["case_id"])
 
 

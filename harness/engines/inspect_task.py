@@ -59,7 +59,7 @@ def build_task(tier: str = "standard", cases: str | list[str] = "", sandbox: str
     ``skill``: a markdown file or a folder with SKILL.md for the agent's system prompt; ``verify=false`` leaves
     fix_verified unscored (the hidden verifier trains the case's model: minutes per sample);
     ``verify_sandbox``: where that verifier runs on this machine (our ``--sandbox`` modes)."""
-    root = find_root(Path(__file__))
+    root = find_root()
     chosen = load_cases(root, _ids(cases) or None, tier=tier)
     return Task(dataset=[case_sample(c) for c in chosen],
                 solver=debug_agent(skill_text(skill or None), max_turns=max_turns, command_timeout=command_timeout),
