@@ -3,7 +3,8 @@
 Every import counts, at module level or inside a function (a lazy import is still a dependency). The layers,
 bottom first: ``harness.core`` (with ``harness.models`` and ``harness/__init__``), then ``judges`` and
 ``harness.isolation`` side by side, ``harness.workspaces``, ``harness.agents``, ``harness.running``,
-``harness.analysis``, ``harness.validation`` (with ``harness.keydoc``), the library ``harness.api``, and the CLI.
+``harness.analysis``, ``harness.validation`` (with ``harness.keydoc``), ``harness.engines`` (other engines: Harbor,
+Inspect AI) and the library ``harness.api`` side by side, and the CLI.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ ALLOWED = {
     "running": BELOW_RUNNING | {"running"},
     "analysis": BELOW_RUNNING | {"running", "analysis"},
     "validation": BELOW_RUNNING | {"running", "analysis", "validation"},
+    "engines": BELOW_RUNNING | {"running", "analysis", "validation", "engines"},
     "api": BELOW_RUNNING | {"running", "analysis", "validation", "api"},
-    "cli": BELOW_RUNNING | {"running", "analysis", "validation", "api", "cli"},
+    "cli": BELOW_RUNNING | {"running", "analysis", "validation", "engines", "api", "cli"},
 }
 
 
