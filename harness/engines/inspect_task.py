@@ -1,6 +1,6 @@
 """The Inspect AI task ``ml_debug_bench``: one Sample per case (id = the case id), the case's files copied into
 the sample's sandbox, our task prompt, a tool-loop solver (bash, edit_file, submit_report; the skill as a task
-argument), and our graders as scorers (``inspect_scorers``); the ``ml_debug_bench`` package declares it::
+argument), and our graders as scorers (``inspect_scorers``); ``harness.engines.inspect_registry`` declares it as ``ml_debug_bench``::
 
     inspect eval ml_debug_bench/ml_debug_bench -T tier=standard --model openai/MODEL \\
         --model-role grader=openai/JUDGE_MODEL [-T sandbox=docker] [-T cases=case_01,case_07]
@@ -54,8 +54,8 @@ def case_sample(case: Case) -> Sample:
 def build_task(tier: str = "standard", cases: str | list[str] = "", sandbox: str = "local", skill: str = "",
                    max_turns: int = 50, command_timeout: int = 300, verify: bool = True,
                    verify_sandbox: str = "auto", judge_repeats: int = 1) -> Task:
-    """ml-debug-bench's cases as an Inspect task (declared as ``ml_debug_bench/ml_debug_bench`` by the
-    ``ml_debug_bench`` package). ``cases``: ids separated by commas (default: the tier's);
+    """ml-debug-bench's cases as an Inspect task (declared as ``ml_debug_bench/ml_debug_bench`` in
+    ``harness.engines.inspect_registry``). ``cases``: ids separated by commas (default: the tier's);
     ``skill``: a markdown file or a folder with SKILL.md for the agent's system prompt; ``verify=false`` leaves
     fix_verified unscored (the hidden verifier trains the case's model: minutes per sample);
     ``verify_sandbox``: where that verifier runs on this machine (our ``--sandbox`` modes)."""
