@@ -150,8 +150,25 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
                         order_seed=options.order_seed,
                         run_id=resume_dir.name if resume_dir is not None else None)
         if resume_dir is not None:
-            return resume(cfg, resume_dir, progress, force=force, warn=warn)
-        return run(cfg, progress)
+            run_dir = resume(cfg, resume_dir, progress, force=force, warn=warn)
+        else:
+            run_dir = run(cfg, progress)
+    write_report_html(run_dir, warn)
+    return run_dir
+
+
+def write_report_html(run_dir: Path, warn: Warn = _ignore) -> Path | None:
+    """``report.html`` in the run folder (the self-contained page of ``report --html``); a page that cannot be
+    drawn is a warning, never a lost run. Returns its path, or None when it was not written."""
+    from harness.analysis.html_report import RUN_HTML, run_html
+
+    path = Path(run_dir) / RUN_HTML
+    try:
+        path.write_text(run_html(Path(run_dir)), encoding="utf-8")
+    except Exception as exc:  # the results are on disk already; the page is a convenience
+        warn(f"could not write {path}: {type(exc).__name__}: {exc}")
+        return None
+    return path
 
 
 def run(options, out_dir: Path = Path("results"), progress=None, warn: Warn = _ignore) -> Path:

@@ -103,9 +103,12 @@ def judge_cmd(
     from harness.core.results import read_samples
 
     _print_repeat_agreement(read_samples(run_dir))
+    from harness.api import write_report_html
     from harness.cli.results import print_results
 
     print_results(run_dir)
+    if (run_dir / "report.html").is_file():  # the run's page shows the new verdicts too
+        write_report_html(run_dir, lambda m: err.print(f"[yellow]warning:[/] {m}"))
 
 
 @app.command("judge-eval")

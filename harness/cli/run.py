@@ -67,11 +67,14 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
 
 def finish(run_dir: Path, max_error_rate: float) -> None:
     """Print the results and exit 1 when samples errored beyond the allowed rate (or any infra_error)."""
+    from harness.analysis.html_report import RUN_HTML
     from harness.cli.results import print_results
     from harness.core.results import read_samples
 
     print_results(run_dir)
-    out.print(f"results: {run_dir}")
+    out.print(f"results: {run_dir}", soft_wrap=True, markup=False, highlight=False)
+    if (run_dir / RUN_HTML).is_file():
+        out.print(f"report: {run_dir / RUN_HTML}", soft_wrap=True, markup=False, highlight=False)
     samples = read_samples(run_dir)
     infra = sum(s.status == "infra_error" for s in samples)
     errors = sum(s.status in ("agent_error", "infra_error") for s in samples)
