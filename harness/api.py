@@ -35,7 +35,7 @@ def load_cases(case_ids: Optional[list[str]] = None, tier: str = "all", root: Op
 
 def make_judge(spec: str, repeats: int = 1, base_url: Optional[str] = None, temperature: Optional[float] = 0.0,
                cache_dir: Optional[Path] = None, no_cache: bool = False,
-               max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS):
+               max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS, prices=None):
     """The LLM judge ``spec`` names (``openai:MODEL`` | ``anthropic:MODEL``; the API key comes from the SDK's
     usual variable), with its verdict cache (``$ML_DEBUG_BENCH_JUDGE_CACHE``, else ``results/.judge-cache``)."""
     from harness.core.cases import find_root
@@ -50,11 +50,11 @@ def make_judge(spec: str, repeats: int = 1, base_url: Optional[str] = None, temp
         except BenchError:
             cache_dir = Path(".judge-cache")
     return Judge(spec, JudgeSettings(temperature=temperature, base_url=base_url, max_input_tokens=max_input_tokens),
-                 repeats=repeats, cache=VerdictCache(None if no_cache else cache_dir))
+                 repeats=repeats, cache=VerdictCache(None if no_cache else cache_dir), prices=prices)
 
 
 def run_judge_hook(spec: Optional[str], repeats: int, agent: str, base_url: Optional[str] = None,
-                   max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS, warn: Warn = _ignore):
+                   max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS, warn: Warn = _ignore, prices=None):
     """The runner's judge hook for a run judged as it goes (None without a judge); ``warn`` hears about a judge
     of the agent's own model family."""
     if not spec:
@@ -65,7 +65,12 @@ def run_judge_hook(spec: Optional[str], repeats: int, agent: str, base_url: Opti
     warning = same_family_warning(spec, agent)
     if warning:
         warn(warning)
-    return RunJudgeHook(make_judge(spec, repeats, base_url, 0.0, None, False, max_input_tokens))
+    judge = make_judge(spec, repeats, base_url, 0.0, None, False, max_input_tokens, prices)
+    if judge.price is None:  # once per run: every call is recorded with cost null
+        from harness.core.pricing import unknown_price_warning
+
+        warn(unknown_price_warning("judge", judge.model))
+    return RunJudgeHook(judge)
 
 
 def judge_run(run_dir: Path, judge=None, case_ids: Optional[list[str]] = None, judge_spec: Optional[str] = None,
@@ -100,13 +105,19 @@ def conditions(options) -> tuple[tuple[str, ...], Optional[str], Optional[str]]:
     return conds, text, sha
 
 
-def agent_options(options) -> dict:
-    """Options for the model-backed agents (the others ignore them)."""
-    from harness.agents.pricing import PriceTable
+def price_table(options):
+    """The built-in prices extended by ``--prices``."""
+    from harness.core.pricing import PriceTable
 
     table = PriceTable()
     if options.prices is not None:
         table.extend(Path(options.prices))
+    return table
+
+
+def agent_options(options) -> dict:
+    """Options for the model-backed agents (the others ignore them)."""
+    table = price_table(options)
     return {"base_url": options.base_url, "temperature": options.temperature,
             "max_tokens_per_call": options.max_tokens_per_call, "reasoning_effort": options.reasoning_effort,
             "max_retries": options.max_retries, "prices": table}
@@ -139,8 +150,12 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
     with run_scratch(root) as (inputs, work_dir):
         agent_obj = make_agent(options.agent, inputs.root, **agent_options(options))
         agent_obj.check_limits(limits)
+        if getattr(agent_obj, "price", False) is None:  # a model agent without a price: once per run
+            from harness.core.pricing import unknown_price_warning
+
+            warn(unknown_price_warning("agent", getattr(agent_obj, "model", options.agent)))
         judge = run_judge_hook(options.judge, options.judge_repeats, options.agent, options.judge_base_url,
-                               options.judge_max_input_tokens, warn)
+                               options.judge_max_input_tokens, warn, price_table(options))
         cfg = RunConfig(agent=agent_obj, cases=_load(inputs.root, options.cases or None, options.tier),
                         out_root=out_dir,
                         epochs=options.epochs, conditions=conds, skill_text=skill_text, skill_sha256=skill_sha,

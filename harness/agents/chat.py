@@ -34,6 +34,12 @@ class Turn:
     response: dict[str, Any]  # the reply as received, every string capped at MAX_REPLY_STRING
     stop_reason: str | None = None
     capped: bool = False  # some string of the reply was cut: its tool calls must not run
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    @property
+    def usage(self) -> Usage:
+        return Usage(self.input_tokens, self.output_tokens, self.cache_read_tokens, self.cache_write_tokens)
 
 
 @dataclass(frozen=True)
@@ -78,7 +84,8 @@ class OpenAIChat:
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             raise _malformed("openai", usage, exc, resp) from exc
         return Turn(text=msg["content"] or "", tool_calls=calls, input_tokens=usage.input_tokens,
-                    output_tokens=usage.output_tokens, response=response, stop_reason=stop, capped=capped)
+                    output_tokens=usage.output_tokens, response=response, stop_reason=stop, capped=capped,
+                    cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens)
 
     @staticmethod
     def assistant_message(response: dict[str, Any]) -> dict[str, Any]:
@@ -144,7 +151,8 @@ class AnthropicMessages:
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise _malformed("anthropic", usage, exc, resp) from exc
         return Turn(text=text, tool_calls=calls, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
-                    response=response, stop_reason=response.get("stop_reason"), capped=capped)
+                    response=response, stop_reason=response.get("stop_reason"), capped=capped,
+                    cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens)
 
     @staticmethod
     def assistant_message(response: dict[str, Any]) -> dict[str, Any]:

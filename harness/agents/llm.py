@@ -32,8 +32,8 @@ from harness.agents.llm_tools import (
     recorded_arguments,
     result_text,
 )
-from harness.agents.pricing import PriceTable
 from harness.core.errors import ConfigError, InfraError
+from harness.core.pricing import PriceTable
 from harness.core.providers import KEY_ENV, MAX_REPLY_STRING, AuthError, ProviderError, Usage, make_client
 from harness.models import Report, TokenUsage
 
@@ -63,7 +63,7 @@ class LLMAgent:
             "provider": provider, "model": model, "base_url": base_url,
             "temperature": settings.temperature, "max_tokens_per_call": settings.max_tokens_per_call,
             "reasoning_effort": settings.reasoning_effort, "max_retries": max_retries, "timeout_s": timeout,
-            "price_per_mtok": self.price.model_dump() if self.price else None,
+            "price_per_mtok": self.price.model_dump(exclude_none=True) if self.price else None,
             "tools": [t["name"] for t in TOOLS],
         }
 
@@ -89,6 +89,7 @@ class _Episode:
                                               task.system_prompt, task.prompt)
         self.start = time.monotonic()
         self.steps = self.tool_errors = self.input_tokens = self.output_tokens = 0
+        self.cache_read_tokens = self.cache_write_tokens = 0
         self.cost: float | None = 0.0 if agent.price else None
         self.recorded = 0  # messages already written to the transcript in earlier requests
         self.turn_events: dict[int, int] = {}  # history index of an assistant turn -> its model_call event id
@@ -107,6 +108,9 @@ class _Episode:
             return f"max_wall_seconds ({lim.max_wall_seconds:g}) reached"
         if lim.max_tokens is not None and self.input_tokens + self.output_tokens >= lim.max_tokens:
             return f"max_tokens ({lim.max_tokens}) reached: {self.input_tokens + self.output_tokens} used"
+        if lim.max_cost_usd is not None and self.cost is None:  # a call could not be priced: stop, do not guess
+            return f"max_cost_usd ({lim.max_cost_usd:g}) set but a call could not be priced (cache tokens without a " \
+                   f"cache rate in the price table)"
         if lim.max_cost_usd is not None and self.cost is not None and self.cost >= lim.max_cost_usd:
             return f"max_cost_usd ({lim.max_cost_usd:g}) reached: ${self.cost:.4f} spent"
         return self.task.tools.disk_problem
@@ -115,7 +119,8 @@ class _Episode:
         cost = round(self.cost, 6) if self.cost is not None else None
         return AgentOutcome(status=status, report=report, error=error, tool_errors=self.tool_errors,
                             usage=TokenUsage(input_tokens=self.input_tokens, output_tokens=self.output_tokens,
-                                             cost_usd=cost))
+                                             cache_read_tokens=self.cache_read_tokens,
+                                             cache_write_tokens=self.cache_write_tokens, cost_usd=cost))
 
     # --- the loop ----------------------------------------------------------------
 
@@ -173,18 +178,26 @@ class _Episode:
         event = tr.append("model_call", provider=self.agent.provider, request=recorded, response=turn.response,
                           latency_s=round(time.monotonic() - t0, 4))
         self.last_call_event = event.id
-        self.account(Usage(turn.input_tokens, turn.output_tokens))
+        self.account(turn.usage)
         return turn
 
     def account(self, usage: Usage) -> None:
-        """Count one call's tokens (and cost, when priced) and record them as a ``usage`` event."""
+        """Count one call's tokens (and cost, when priced: cache reads and writes at their own rates) and record
+        them as a ``usage`` event. A call that cannot be priced makes the sample's cost unknown, not lower."""
         self.input_tokens += usage.input_tokens
         self.output_tokens += usage.output_tokens
-        call_cost = self.agent.price.cost(usage.input_tokens, usage.output_tokens) if self.agent.price else None
-        if call_cost is not None:
+        self.cache_read_tokens += usage.cache_read_tokens
+        self.cache_write_tokens += usage.cache_write_tokens
+        price = self.agent.price
+        call_cost = price.cost(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens,
+                               usage.cache_write_tokens) if price else None
+        if call_cost is None:
+            self.cost = None
+        elif self.cost is not None:
             self.cost += call_cost
         self.task.transcript.append("usage", model=self.agent.model, input_tokens=usage.input_tokens,
-                                    output_tokens=usage.output_tokens,
+                                    output_tokens=usage.output_tokens, cache_read_tokens=usage.cache_read_tokens,
+                                    cache_write_tokens=usage.cache_write_tokens,
                                     cost_usd=round(call_cost, 8) if call_cost is not None else None)
 
     def refuse_capped(self, call: ToolCall) -> ToolOutput:
@@ -254,7 +267,8 @@ def usage_from_events(events) -> TokenUsage:
     costs = [e.cost_usd for e in usage]
     cost = round(sum(costs), 6) if costs and all(c is not None for c in costs) else None
     return TokenUsage(input_tokens=sum(e.input_tokens for e in usage), output_tokens=sum(e.output_tokens for e in usage),
-                      cost_usd=cost)
+                      cache_read_tokens=sum(e.cache_read_tokens for e in usage),
+                      cache_write_tokens=sum(e.cache_write_tokens for e in usage), cost_usd=cost)
 
 
 def create(spec: str, root, **options) -> LLMAgent:

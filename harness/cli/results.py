@@ -75,7 +75,10 @@ def print_results(run_dir: Path, wide: bool = False) -> None:
                                            f"sandbox {manifest.sandbox}")
         summary = summary_table(samples)
         if not summary.empty:
+            from harness.analysis.costs import cost_lines
+
             print_wide(summary, f"summary: pass/scored, {CI_NOTE}")
+            print_lines(cost_lines(samples, 200))
     else:
         from harness.analysis.compact import samples_lines, summary_lines, wrap_words
 
@@ -84,7 +87,10 @@ def print_results(run_dir: Path, wide: bool = False) -> None:
                                 f"sandbox {manifest.sandbox}"], width, sep=" ") + [""])
         print_lines(samples_lines(samples, width, encoding))
         if samples:
+            from harness.analysis.costs import cost_lines
+
             print_lines(["", "summary"] + summary_lines(samples, width, encoding))
+            print_lines([""] + cost_lines(samples, width))
     missing = len(manifest.case_ids) * len(manifest.conditions) * manifest.epochs - len(samples)
     if missing:
         out.print(f"[yellow]{missing} planned sample(s) have no result (run interrupted?)[/]")

@@ -14,8 +14,10 @@ SampleStatus = Literal["completed", "limit_reached", "agent_error", "infra_error
 
 
 class TokenUsage(Record):
-    input_tokens: int = 0
+    input_tokens: int = Field(default=0, description="every input token, the cached ones included")
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     cost_usd: float | None = None
 
 
