@@ -11,7 +11,9 @@ Requests are recorded without repeating the history (it would grow the transcrip
 quadratically): ``messages`` holds only the messages added since the previous request,
 starting at index ``messages_from``, and an assistant turn in it is a reference
 ``{"$assistant_turn_of": E}`` to the ``model_call`` event whose response it came from;
-``full_requests`` rebuilds the exact bodies sent. A reply is capped (every string at
+``full_requests`` rebuilds the exact bodies sent. Anthropic's prompt-cache breakpoints on messages are
+recorded as the history indexes that carried one (``cache_breakpoints``), not in the messages, so a
+recorded message is the same in every later request. A reply is capped (every string at
 ``MAX_REPLY_STRING``): a cut reply's tool calls are refused, not run on truncated arguments.
 """
 
@@ -22,7 +24,7 @@ import time
 from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask, Limits
-from harness.agents.chat import PROVIDERS, ModelSettings, ToolCall, ToolOutput
+from harness.agents.chat import PROVIDERS, ModelSettings, ToolCall, ToolOutput, with_cache_breakpoints
 from harness.agents.llm_tools import (
     BASH,
     SUBMIT,
@@ -154,11 +156,14 @@ class _Episode:
         """One recorded request/response pair; returns the Turn, or the outcome when the API failed."""
         tr = self.task.transcript
         request = self.conv.request()
+        history = self.conv.messages  # without the cache breakpoints, which are recorded as indexes
         recorded = {k: v for k, v in request.items() if k != "messages"}
         recorded["messages_from"] = self.recorded
         recorded["messages"] = [{"$assistant_turn_of": self.turn_events[i]} if i in self.turn_events
-                                else copy.deepcopy(m) for i, m in enumerate(request["messages"]) if i >= self.recorded]
-        self.recorded = len(request["messages"])
+                                else copy.deepcopy(m) for i, m in enumerate(history) if i >= self.recorded]
+        if hasattr(self.conv, "cache_points"):
+            recorded["cache_breakpoints"] = self.conv.cache_points()
+        self.recorded = len(history)
         t0 = time.monotonic()
         try:
             turn = self.conv.send(request, timeout=max(1.0, self.remaining_wall()))
@@ -242,7 +247,8 @@ def full_requests(events) -> list[dict[str, Any]]:
             added = [PROVIDERS[calls[m["$assistant_turn_of"]].provider].assistant_message(
                 calls[m["$assistant_turn_of"]].response) if "$assistant_turn_of" in m else m for m in req.pop("messages")]
             history = history[:req.pop("messages_from")] + added
-            out.append({**req, "messages": history})
+            points = req.pop("cache_breakpoints", None)
+            out.append({**req, "messages": with_cache_breakpoints(history, points) if points else history})
     return out
 
 
