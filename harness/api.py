@@ -136,8 +136,9 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
     from harness.running.runner import RunConfig, resume, run, run_scratch
 
     root = find_root()
-    _load(root, options.cases or None, options.tier)  # a bad case or key fails here, before anything is copied
+    planned = _load(root, options.cases or None, options.tier)  # a bad case or key fails here, before anything is copied
     conds, skill_text, skill_sha = conditions(options)
+    budget = run_budget(options, len(planned) * len(conds) * options.epochs, resume_dir, warn)
     limits = Limits(max_steps=options.max_steps, max_wall_seconds=options.max_wall, max_tokens=options.max_tokens,
                     max_cost_usd=options.max_cost, command_timeout=options.command_timeout)
     box = get_sandbox(options.sandbox)
@@ -163,13 +164,33 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
                         judge=judge, inputs=inputs, work_dir=work_dir, options=options,
                         max_parallel=options.max_parallel, cpu_slots=options.cpu_slots, order=options.order,
                         order_seed=options.order_seed,
-                        run_id=resume_dir.name if resume_dir is not None else None)
+                        run_id=resume_dir.name if resume_dir is not None else None, budget=budget)
         if resume_dir is not None:
             run_dir = resume(cfg, resume_dir, progress, force=force, warn=warn)
         else:
             run_dir = run(cfg, progress)
     write_report_html(run_dir, warn)
     return run_dir
+
+
+def run_budget(options, n_planned: int, resume_dir: Optional[Path], warn: Warn):
+    """The run's ``Budget`` (None without ``--budget-usd``), after the estimate is checked against it."""
+    if options.budget_usd is None:
+        return None
+    from harness.running.budget import Budget, check_budget
+
+    spent, done = 0.0, 0
+    if resume_dir is not None:
+        from harness.core.results import read_samples
+        from harness.core.spend import sample_cost, total
+
+        prior = [s for s in read_samples(resume_dir) if s.status != "infra_error"]  # infra_error ones are redone
+        spent, done = total(sample_cost(s) for s in prior), len(prior)
+        if spent is None:
+            raise ConfigError(f"--budget-usd: {resume_dir} has samples of unknown cost, so its spend is unknown")
+    warn(check_budget(options.budget_usd, spent, max(0, n_planned - done), options.estimate_from, options.max_cost,
+                      options.over_budget))
+    return Budget(options.budget_usd, spent)
 
 
 def write_report_html(run_dir: Path, warn: Warn = _ignore) -> Path | None:

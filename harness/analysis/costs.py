@@ -18,39 +18,11 @@ from pydantic import BaseModel
 from harness.analysis.report import SOLVED, per_case, samples_frame
 from harness.analysis.stats import mde, mde_at, paired_diff, within_variance
 from harness.core.cases import tier_of
+from harness.core.spend import judge_spend
+from harness.core.spend import total as _total
 from harness.models import SampleResult
 
 MDE_CRITERIA = (SOLVED, "root_cause", "fix_verified")  # the first with scored samples in every arm is used
-
-
-class JudgeSpend(BaseModel):
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    calls: int = 0
-    cost_usd: float | None = 0.0
-
-
-def judge_spend(sample: SampleResult) -> JudgeSpend:
-    """The judge calls made for this sample's verdicts in this run (cache hits excluded)."""
-    spend = JudgeSpend()
-    for v in sample.verdicts.values():
-        runs = v.details.get("runs") if isinstance(v.details, dict) else None
-        for run in runs if isinstance(runs, list) else []:
-            if not isinstance(run, dict) or run.get("cached") or not run.get("attempts"):
-                continue
-            spend.calls += int(run.get("attempts") or 0)
-            spend.input_tokens += int(run.get("input_tokens") or 0)
-            spend.output_tokens += int(run.get("output_tokens") or 0)
-            spend.cache_read_tokens += int(run.get("cache_read_tokens") or 0)
-            cost = run.get("cost_usd")  # absent: judged before costs were recorded, so unknown
-            spend.cost_usd = None if spend.cost_usd is None or not isinstance(cost, (int, float)) \
-                else spend.cost_usd + float(cost)
-    return spend
-
-
-def _total(values: list[float | None]) -> float | None:
-    return None if any(v is None for v in values) else sum(values)
 
 
 class ArmCost(BaseModel):
