@@ -86,6 +86,11 @@ def judge_cmd(
     try:
         judge_obj = None if dry_run else _make_judge(judge, judge_repeats, judge_base_url, judge_temperature,
                                                      cache_dir, no_cache, judge_max_input_tokens)
+        if judge_obj is not None and getattr(judge_obj, "price", False) is None:  # once: every call costs null
+            from harness.core.pricing import unknown_price_warning
+
+            err.print(f"[yellow]warning:[/] {unknown_price_warning('judge', judge_obj.model)}", markup=True,
+                      highlight=False)
         result = api.judge_run(run_dir, judge_obj, case_ids=cases or None, judge_spec=judge,
                                max_input_tokens=judge_max_input_tokens,
                                progress=lambda sid: err.print(f"judging {sid} ..."))

@@ -55,7 +55,7 @@ def table_width() -> int:
 def print_lines(lines: list[str]) -> None:
     """Plain lines, exactly as laid out: no markup, no highlighting, no re-wrapping by rich."""
     for line in lines:
-        out.print(line, markup=False, highlight=False, soft_wrap=True)
+        out.print(line, markup=False, highlight=False, emoji=False, soft_wrap=True)
 
 
 def print_results(run_dir: Path, wide: bool = False) -> None:
