@@ -14,15 +14,16 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 
 
 def pipe_width() -> int:
-    """The width tables are laid out for when stdout is not a terminal: $COLUMNS, or 100."""
+    """The width `report` lays its tables out for when stdout is not a terminal: $COLUMNS, or 100."""
     try:
         return max(40, int(os.environ.get("COLUMNS", "")))
     except ValueError:
         return 100
 
 
-# On a terminal its own width; piped (CI logs, files) $COLUMNS or 100. `report` lays its tables out to fit.
-out = Console(width=None if sys.stdout.isatty() else pipe_width())
+# Other commands' rich tables are wide; when piped (CI logs, files) do not squeeze them into 80 columns.
+# `report` lays its own tables out for the terminal's width, or pipe_width(), and prints them unwrapped.
+out = Console(width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
 # The cases `run`, `validate` and `cases` take when none are named: both tiers, each summarised on its own.
 DEFAULT_TIER = "all"
