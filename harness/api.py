@@ -35,7 +35,7 @@ def load_cases(case_ids: Optional[list[str]] = None, tier: str = "all", root: Op
 
 def make_judge(spec: str, repeats: int = 1, base_url: Optional[str] = None, temperature: Optional[float] = 0.0,
                cache_dir: Optional[Path] = None, no_cache: bool = False,
-               max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS):
+               max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS, prices=None):
     """The LLM judge ``spec`` names (``openai:MODEL`` | ``anthropic:MODEL``; the API key comes from the SDK's
     usual variable), with its verdict cache (``$ML_DEBUG_BENCH_JUDGE_CACHE``, else ``results/.judge-cache``)."""
     from harness.core.cases import find_root
@@ -50,11 +50,11 @@ def make_judge(spec: str, repeats: int = 1, base_url: Optional[str] = None, temp
         except BenchError:
             cache_dir = Path(".judge-cache")
     return Judge(spec, JudgeSettings(temperature=temperature, base_url=base_url, max_input_tokens=max_input_tokens),
-                 repeats=repeats, cache=VerdictCache(None if no_cache else cache_dir))
+                 repeats=repeats, cache=VerdictCache(None if no_cache else cache_dir), prices=prices)
 
 
 def run_judge_hook(spec: Optional[str], repeats: int, agent: str, base_url: Optional[str] = None,
-                   max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS, warn: Warn = _ignore):
+                   max_input_tokens: int = DEFAULT_JUDGE_INPUT_TOKENS, warn: Warn = _ignore, prices=None):
     """The runner's judge hook for a run judged as it goes (None without a judge); ``warn`` hears about a judge
     of the agent's own model family."""
     if not spec:
@@ -65,7 +65,12 @@ def run_judge_hook(spec: Optional[str], repeats: int, agent: str, base_url: Opti
     warning = same_family_warning(spec, agent)
     if warning:
         warn(warning)
-    return RunJudgeHook(make_judge(spec, repeats, base_url, 0.0, None, False, max_input_tokens))
+    judge = make_judge(spec, repeats, base_url, 0.0, None, False, max_input_tokens, prices)
+    if judge.price is None:  # once per run: every call is recorded with cost null
+        from harness.core.pricing import unknown_price_warning
+
+        warn(unknown_price_warning("judge", judge.model))
+    return RunJudgeHook(judge)
 
 
 def judge_run(run_dir: Path, judge=None, case_ids: Optional[list[str]] = None, judge_spec: Optional[str] = None,
@@ -100,13 +105,19 @@ def conditions(options) -> tuple[tuple[str, ...], Optional[str], Optional[str]]:
     return conds, text, sha
 
 
-def agent_options(options) -> dict:
-    """Options for the model-backed agents (the others ignore them)."""
-    from harness.agents.pricing import PriceTable
+def price_table(options):
+    """The built-in prices extended by ``--prices``."""
+    from harness.core.pricing import PriceTable
 
     table = PriceTable()
     if options.prices is not None:
         table.extend(Path(options.prices))
+    return table
+
+
+def agent_options(options) -> dict:
+    """Options for the model-backed agents (the others ignore them)."""
+    table = price_table(options)
     return {"base_url": options.base_url, "temperature": options.temperature,
             "max_tokens_per_call": options.max_tokens_per_call, "reasoning_effort": options.reasoning_effort,
             "max_retries": options.max_retries, "prices": table}
@@ -125,8 +136,9 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
     from harness.running.runner import RunConfig, resume, run, run_scratch
 
     root = find_root()
-    _load(root, options.cases or None, options.tier)  # a bad case or key fails here, before anything is copied
+    planned = _load(root, options.cases or None, options.tier)  # a bad case or key fails here, before anything is copied
     conds, skill_text, skill_sha = conditions(options)
+    budget = run_budget(options, len(planned) * len(conds) * options.epochs, resume_dir, warn)
     limits = Limits(max_steps=options.max_steps, max_wall_seconds=options.max_wall, max_tokens=options.max_tokens,
                     max_cost_usd=options.max_cost, command_timeout=options.command_timeout)
     box = get_sandbox(options.sandbox)
@@ -139,8 +151,12 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
     with run_scratch(root) as (inputs, work_dir):
         agent_obj = make_agent(options.agent, inputs.root, **agent_options(options))
         agent_obj.check_limits(limits)
+        if getattr(agent_obj, "price", False) is None:  # a model agent without a price: once per run
+            from harness.core.pricing import unknown_price_warning
+
+            warn(unknown_price_warning("agent", getattr(agent_obj, "model", options.agent)))
         judge = run_judge_hook(options.judge, options.judge_repeats, options.agent, options.judge_base_url,
-                               options.judge_max_input_tokens, warn)
+                               options.judge_max_input_tokens, warn, price_table(options))
         cfg = RunConfig(agent=agent_obj, cases=_load(inputs.root, options.cases or None, options.tier),
                         out_root=out_dir,
                         epochs=options.epochs, conditions=conds, skill_text=skill_text, skill_sha256=skill_sha,
@@ -148,10 +164,47 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
                         judge=judge, inputs=inputs, work_dir=work_dir, options=options,
                         max_parallel=options.max_parallel, cpu_slots=options.cpu_slots, order=options.order,
                         order_seed=options.order_seed,
-                        run_id=resume_dir.name if resume_dir is not None else None)
+                        run_id=resume_dir.name if resume_dir is not None else None, budget=budget)
         if resume_dir is not None:
-            return resume(cfg, resume_dir, progress, force=force, warn=warn)
-        return run(cfg, progress)
+            run_dir = resume(cfg, resume_dir, progress, force=force, warn=warn)
+        else:
+            run_dir = run(cfg, progress)
+    write_report_html(run_dir, warn)
+    return run_dir
+
+
+def run_budget(options, n_planned: int, resume_dir: Optional[Path], warn: Warn):
+    """The run's ``Budget`` (None without ``--budget-usd``), after the estimate is checked against it."""
+    if options.budget_usd is None:
+        return None
+    from harness.running.budget import Budget, check_budget
+
+    spent, done = 0.0, 0
+    if resume_dir is not None:
+        from harness.core.results import read_samples
+        from harness.core.spend import sample_cost, total
+
+        prior = [s for s in read_samples(resume_dir) if s.status != "infra_error"]  # infra_error ones are redone
+        spent, done = total(sample_cost(s) for s in prior), len(prior)
+        if spent is None:
+            raise ConfigError(f"--budget-usd: {resume_dir} has samples of unknown cost, so its spend is unknown")
+    warn(check_budget(options.budget_usd, spent, max(0, n_planned - done), options.estimate_from, options.max_cost,
+                      options.over_budget))
+    return Budget(options.budget_usd, spent)
+
+
+def write_report_html(run_dir: Path, warn: Warn = _ignore) -> Path | None:
+    """``report.html`` in the run folder (the self-contained page of ``report --html``); a page that cannot be
+    drawn is a warning, never a lost run. Returns its path, or None when it was not written."""
+    from harness.analysis.html_report import RUN_HTML, run_html
+
+    path = Path(run_dir) / RUN_HTML
+    try:
+        path.write_text(run_html(Path(run_dir)), encoding="utf-8")
+    except Exception as exc:  # the results are on disk already; the page is a convenience
+        warn(f"could not write {path}: {type(exc).__name__}: {exc}")
+        return None
+    return path
 
 
 def run(options, out_dir: Path = Path("results"), progress=None, warn: Warn = _ignore) -> Path:

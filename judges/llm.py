@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.core.errors import ConfigError
+from harness.core.pricing import PriceTable
 from harness.core.providers import AuthError, ProviderError, endpoint, make_client
 from harness.core.structured import STRUCTURED, SamplingSettings
 from harness.models import Evidence, Verdict
@@ -96,11 +97,13 @@ class Judge:
     repeats: int = 1
     cache: VerdictCache = field(default_factory=lambda: VerdictCache(None))
     stats: JudgeStats = field(default_factory=JudgeStats)
+    prices: PriceTable | None = None  # None: the built-in table
 
     prompt_sha256 = PROMPT_SHA256
 
     def __post_init__(self):
         self.provider, self.model = parse_spec(self.spec)
+        self.price = (self.prices or PriceTable()).lookup(self.model)  # None: calls recorded with cost null
         if self.repeats < 1:
             raise ValueError("repeats must be >= 1")
         s = self.settings
@@ -213,8 +216,15 @@ class Judge:
         return run
 
     def _count(self, run: dict, usage) -> None:
+        """One call's tokens and cost (cache reads and writes at their own rates; None when unpriced) on its run."""
         run["input_tokens"] += usage.input_tokens
         run["output_tokens"] += usage.output_tokens
+        run["cache_read_tokens"] = run.get("cache_read_tokens", 0) + usage.cache_read_tokens
+        run["cache_write_tokens"] = run.get("cache_write_tokens", 0) + usage.cache_write_tokens
+        cost = self.price.cost(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens,
+                               usage.cache_write_tokens) if self.price else None
+        previous = run.get("cost_usd", 0.0)
+        run["cost_usd"] = None if cost is None or previous is None else round(previous + cost, 8)
         self.stats.add(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
 
     @staticmethod

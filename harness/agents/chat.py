@@ -34,6 +34,12 @@ class Turn:
     response: dict[str, Any]  # the reply as received, every string capped at MAX_REPLY_STRING
     stop_reason: str | None = None
     capped: bool = False  # some string of the reply was cut: its tool calls must not run
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    @property
+    def usage(self) -> Usage:
+        return Usage(self.input_tokens, self.output_tokens, self.cache_read_tokens, self.cache_write_tokens)
 
 
 @dataclass(frozen=True)
@@ -78,7 +84,8 @@ class OpenAIChat:
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             raise _malformed("openai", usage, exc, resp) from exc
         return Turn(text=msg["content"] or "", tool_calls=calls, input_tokens=usage.input_tokens,
-                    output_tokens=usage.output_tokens, response=response, stop_reason=stop, capped=capped)
+                    output_tokens=usage.output_tokens, response=response, stop_reason=stop, capped=capped,
+                    cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens)
 
     @staticmethod
     def assistant_message(response: dict[str, Any]) -> dict[str, Any]:
@@ -106,8 +113,31 @@ class OpenAIChat:
         self.messages.append({"role": "user", "content": text})
 
 
+CACHE_CONTROL = {"type": "ephemeral"}
+MAX_CACHE_BREAKPOINTS = 4  # the Messages API refuses a request with more
+
+
+def with_cache_breakpoints(messages: list[dict[str, Any]], indexes: list[int]) -> list[dict[str, Any]]:
+    """``messages`` with a ``cache_control`` breakpoint on the last block of each message at ``indexes``; the
+    others are the same objects, and the history itself is never changed (a marker left in it would pile up)."""
+    out = list(messages)
+    for i in indexes:
+        m = messages[i]
+        content = m["content"]
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else [dict(b) for b in content]
+        if not blocks:
+            continue
+        blocks[-1] = {**blocks[-1], "cache_control": CACHE_CONTROL}
+        out[i] = {**m, "content": blocks}
+    return out
+
+
 class AnthropicMessages:
-    """The Messages API with client tools; thinking blocks are passed back unchanged."""
+    """The Messages API with client tools; thinking blocks are passed back unchanged.
+
+    Prompt caching: a ``cache_control`` breakpoint on the system prompt (which caches the tools before it too)
+    and on the latest two user turns: the newest is written to the cache, the one before it is where the
+    previous request's cache is read from. Three breakpoints, never more than the API's four."""
 
     provider = "anthropic"
     DEFAULT_MAX_TOKENS = 8192  # the API requires max_tokens on every call
@@ -123,7 +153,9 @@ class AnthropicMessages:
     def request(self) -> dict[str, Any]:
         s = self.settings
         req: dict[str, Any] = {"model": self.model, "max_tokens": s.max_tokens_per_call or self.DEFAULT_MAX_TOKENS,
-                               "system": self.system, "messages": self.messages, "tools": self.tools}
+                               "system": [{"type": "text", "text": self.system, "cache_control": CACHE_CONTROL}],
+                               "messages": with_cache_breakpoints(self.messages, self.cache_points()),
+                               "tools": self.tools}
         if s.temperature is not None:
             req["temperature"] = s.temperature
         if s.reasoning_effort is not None:
@@ -144,7 +176,13 @@ class AnthropicMessages:
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise _malformed("anthropic", usage, exc, resp) from exc
         return Turn(text=text, tool_calls=calls, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
-                    response=response, stop_reason=response.get("stop_reason"), capped=capped)
+                    response=response, stop_reason=response.get("stop_reason"), capped=capped,
+                    cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens)
+
+    def cache_points(self) -> list[int]:
+        """The history indexes that get a breakpoint: the last two user turns (with the system one: 3 ≤ 4)."""
+        users = [i for i, m in enumerate(self.messages) if m.get("role") == "user"]
+        return users[-2:]
 
     @staticmethod
     def assistant_message(response: dict[str, Any]) -> dict[str, Any]:

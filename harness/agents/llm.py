@@ -11,7 +11,9 @@ Requests are recorded without repeating the history (it would grow the transcrip
 quadratically): ``messages`` holds only the messages added since the previous request,
 starting at index ``messages_from``, and an assistant turn in it is a reference
 ``{"$assistant_turn_of": E}`` to the ``model_call`` event whose response it came from;
-``full_requests`` rebuilds the exact bodies sent. A reply is capped (every string at
+``full_requests`` rebuilds the exact bodies sent. Anthropic's prompt-cache breakpoints on messages are
+recorded as the history indexes that carried one (``cache_breakpoints``), not in the messages, so a
+recorded message is the same in every later request. A reply is capped (every string at
 ``MAX_REPLY_STRING``): a cut reply's tool calls are refused, not run on truncated arguments.
 """
 
@@ -22,7 +24,7 @@ import time
 from typing import Any
 
 from harness.agents.base import AgentOutcome, AgentTask, Limits
-from harness.agents.chat import PROVIDERS, ModelSettings, ToolCall, ToolOutput
+from harness.agents.chat import PROVIDERS, ModelSettings, ToolCall, ToolOutput, with_cache_breakpoints
 from harness.agents.llm_tools import (
     BASH,
     SUBMIT,
@@ -32,8 +34,8 @@ from harness.agents.llm_tools import (
     recorded_arguments,
     result_text,
 )
-from harness.agents.pricing import PriceTable
 from harness.core.errors import ConfigError, InfraError
+from harness.core.pricing import PriceTable
 from harness.core.providers import KEY_ENV, MAX_REPLY_STRING, AuthError, ProviderError, Usage, make_client
 from harness.models import Report, TokenUsage
 
@@ -63,7 +65,7 @@ class LLMAgent:
             "provider": provider, "model": model, "base_url": base_url,
             "temperature": settings.temperature, "max_tokens_per_call": settings.max_tokens_per_call,
             "reasoning_effort": settings.reasoning_effort, "max_retries": max_retries, "timeout_s": timeout,
-            "price_per_mtok": self.price.model_dump() if self.price else None,
+            "price_per_mtok": self.price.model_dump(exclude_none=True) if self.price else None,
             "tools": [t["name"] for t in TOOLS],
         }
 
@@ -89,6 +91,7 @@ class _Episode:
                                               task.system_prompt, task.prompt)
         self.start = time.monotonic()
         self.steps = self.tool_errors = self.input_tokens = self.output_tokens = 0
+        self.cache_read_tokens = self.cache_write_tokens = 0
         self.cost: float | None = 0.0 if agent.price else None
         self.recorded = 0  # messages already written to the transcript in earlier requests
         self.turn_events: dict[int, int] = {}  # history index of an assistant turn -> its model_call event id
@@ -107,6 +110,9 @@ class _Episode:
             return f"max_wall_seconds ({lim.max_wall_seconds:g}) reached"
         if lim.max_tokens is not None and self.input_tokens + self.output_tokens >= lim.max_tokens:
             return f"max_tokens ({lim.max_tokens}) reached: {self.input_tokens + self.output_tokens} used"
+        if lim.max_cost_usd is not None and self.cost is None:  # a call could not be priced: stop, do not guess
+            return f"max_cost_usd ({lim.max_cost_usd:g}) set but a call could not be priced (cache tokens without a " \
+                   f"cache rate in the price table)"
         if lim.max_cost_usd is not None and self.cost is not None and self.cost >= lim.max_cost_usd:
             return f"max_cost_usd ({lim.max_cost_usd:g}) reached: ${self.cost:.4f} spent"
         return self.task.tools.disk_problem
@@ -115,7 +121,8 @@ class _Episode:
         cost = round(self.cost, 6) if self.cost is not None else None
         return AgentOutcome(status=status, report=report, error=error, tool_errors=self.tool_errors,
                             usage=TokenUsage(input_tokens=self.input_tokens, output_tokens=self.output_tokens,
-                                             cost_usd=cost))
+                                             cache_read_tokens=self.cache_read_tokens,
+                                             cache_write_tokens=self.cache_write_tokens, cost_usd=cost))
 
     # --- the loop ----------------------------------------------------------------
 
@@ -149,11 +156,14 @@ class _Episode:
         """One recorded request/response pair; returns the Turn, or the outcome when the API failed."""
         tr = self.task.transcript
         request = self.conv.request()
+        history = self.conv.messages  # without the cache breakpoints, which are recorded as indexes
         recorded = {k: v for k, v in request.items() if k != "messages"}
         recorded["messages_from"] = self.recorded
         recorded["messages"] = [{"$assistant_turn_of": self.turn_events[i]} if i in self.turn_events
-                                else copy.deepcopy(m) for i, m in enumerate(request["messages"]) if i >= self.recorded]
-        self.recorded = len(request["messages"])
+                                else copy.deepcopy(m) for i, m in enumerate(history) if i >= self.recorded]
+        if hasattr(self.conv, "cache_points"):
+            recorded["cache_breakpoints"] = self.conv.cache_points()
+        self.recorded = len(history)
         t0 = time.monotonic()
         try:
             turn = self.conv.send(request, timeout=max(1.0, self.remaining_wall()))
@@ -173,18 +183,26 @@ class _Episode:
         event = tr.append("model_call", provider=self.agent.provider, request=recorded, response=turn.response,
                           latency_s=round(time.monotonic() - t0, 4))
         self.last_call_event = event.id
-        self.account(Usage(turn.input_tokens, turn.output_tokens))
+        self.account(turn.usage)
         return turn
 
     def account(self, usage: Usage) -> None:
-        """Count one call's tokens (and cost, when priced) and record them as a ``usage`` event."""
+        """Count one call's tokens (and cost, when priced: cache reads and writes at their own rates) and record
+        them as a ``usage`` event. A call that cannot be priced makes the sample's cost unknown, not lower."""
         self.input_tokens += usage.input_tokens
         self.output_tokens += usage.output_tokens
-        call_cost = self.agent.price.cost(usage.input_tokens, usage.output_tokens) if self.agent.price else None
-        if call_cost is not None:
+        self.cache_read_tokens += usage.cache_read_tokens
+        self.cache_write_tokens += usage.cache_write_tokens
+        price = self.agent.price
+        call_cost = price.cost(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens,
+                               usage.cache_write_tokens) if price else None
+        if call_cost is None:
+            self.cost = None
+        elif self.cost is not None:
             self.cost += call_cost
         self.task.transcript.append("usage", model=self.agent.model, input_tokens=usage.input_tokens,
-                                    output_tokens=usage.output_tokens,
+                                    output_tokens=usage.output_tokens, cache_read_tokens=usage.cache_read_tokens,
+                                    cache_write_tokens=usage.cache_write_tokens,
                                     cost_usd=round(call_cost, 8) if call_cost is not None else None)
 
     def refuse_capped(self, call: ToolCall) -> ToolOutput:
@@ -229,7 +247,8 @@ def full_requests(events) -> list[dict[str, Any]]:
             added = [PROVIDERS[calls[m["$assistant_turn_of"]].provider].assistant_message(
                 calls[m["$assistant_turn_of"]].response) if "$assistant_turn_of" in m else m for m in req.pop("messages")]
             history = history[:req.pop("messages_from")] + added
-            out.append({**req, "messages": history})
+            points = req.pop("cache_breakpoints", None)
+            out.append({**req, "messages": with_cache_breakpoints(history, points) if points else history})
     return out
 
 
@@ -254,7 +273,8 @@ def usage_from_events(events) -> TokenUsage:
     costs = [e.cost_usd for e in usage]
     cost = round(sum(costs), 6) if costs and all(c is not None for c in costs) else None
     return TokenUsage(input_tokens=sum(e.input_tokens for e in usage), output_tokens=sum(e.output_tokens for e in usage),
-                      cost_usd=cost)
+                      cache_read_tokens=sum(e.cache_read_tokens for e in usage),
+                      cache_write_tokens=sum(e.cache_write_tokens for e in usage), cost_usd=cost)
 
 
 def create(spec: str, root, **options) -> LLMAgent:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from harness.analysis.report import REPORTED
 
+RUN_HTML = "report.html"  # every run writes its page under this name into its folder
+
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -10,7 +11,18 @@ from rich.table import Table
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="ml-debug-bench: can an AI agent debug a broken ML training setup?")
-# Tables are wide; when piped (CI logs, files) do not squeeze them into 80 columns.
+
+
+def pipe_width() -> int:
+    """The width `report` lays its tables out for when stdout is not a terminal: $COLUMNS, or 100."""
+    try:
+        return max(40, int(os.environ.get("COLUMNS", "")))
+    except ValueError:
+        return 100
+
+
+# Other commands' rich tables are wide; when piped (CI logs, files) do not squeeze them into 80 columns.
+# `report` lays its own tables out for the terminal's width, or pipe_width(), and prints them unwrapped.
 out = Console(width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
 # The cases `run`, `validate` and `cases` take when none are named: both tiers, each summarised on its own.

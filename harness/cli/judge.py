@@ -86,6 +86,11 @@ def judge_cmd(
     try:
         judge_obj = None if dry_run else _make_judge(judge, judge_repeats, judge_base_url, judge_temperature,
                                                      cache_dir, no_cache, judge_max_input_tokens)
+        if judge_obj is not None and getattr(judge_obj, "price", False) is None:  # once: every call costs null
+            from harness.core.pricing import unknown_price_warning
+
+            err.print(f"[yellow]warning:[/] {unknown_price_warning('judge', judge_obj.model)}", markup=True,
+                      highlight=False)
         result = api.judge_run(run_dir, judge_obj, case_ids=cases or None, judge_spec=judge,
                                max_input_tokens=judge_max_input_tokens,
                                progress=lambda sid: err.print(f"judging {sid} ..."))
@@ -103,9 +108,12 @@ def judge_cmd(
     from harness.core.results import read_samples
 
     _print_repeat_agreement(read_samples(run_dir))
+    from harness.api import write_report_html
     from harness.cli.results import print_results
 
     print_results(run_dir)
+    if (run_dir / "report.html").is_file():  # the run's page shows the new verdicts too
+        write_report_html(run_dir, lambda m: err.print(f"[yellow]warning:[/] {m}"))
 
 
 @app.command("judge-eval")

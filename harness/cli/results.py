@@ -45,22 +45,62 @@ def print_wide(df, title: str) -> None:
     Console(width=max(200, sum(widths) + 3 * len(widths) + 1)).print(table)
 
 
-def print_results(run_dir: Path) -> None:
-    from harness.analysis.report import display_table, summary_table
+def table_width() -> int:
+    """The width the compact tables are laid out for: the terminal's, or $COLUMNS / 100 in a pipe."""
+    from harness.cli.common import pipe_width
+
+    return out.width if out.is_terminal else pipe_width()
+
+
+def print_lines(lines: list[str]) -> None:
+    """Plain lines, exactly as laid out: no markup, no highlighting, no re-wrapping by rich."""
+    for line in lines:
+        out.print(line, markup=False, highlight=False, emoji=False, soft_wrap=True)
+
+
+def print_results(run_dir: Path, wide: bool = False) -> None:
+    """The per-sample table and the summary: compact (fits the width) unless ``wide`` (every label in full)."""
+    import sys
+
     from harness.core.cases import tiers_of
     from harness.core.results import read_manifest, read_samples
 
     manifest = read_manifest(run_dir)
     samples = read_samples(run_dir)
     tiers = ", ".join(tiers_of(manifest.case_ids))
-    print_wide(display_table(samples), f"run {manifest.run_id} — agent {manifest.agent}, tier {tiers}, "
-                                       f"sandbox {manifest.sandbox}")
-    summary = summary_table(samples)
-    if not summary.empty:
-        print_wide(summary, f"summary: pass/scored, {CI_NOTE}")
+    if wide:
+        from harness.analysis.report import display_table, summary_table
+
+        print_wide(display_table(samples), f"run {manifest.run_id} — agent {manifest.agent}, tier {tiers}, "
+                                           f"sandbox {manifest.sandbox}")
+        summary = summary_table(samples)
+        if not summary.empty:
+            from harness.analysis.costs import cost_lines
+
+            print_wide(summary, f"summary: pass/scored, {CI_NOTE}")
+            print_lines(cost_lines(samples, 200))
+    else:
+        from harness.analysis.compact import samples_lines, summary_lines, wrap_words
+
+        width, encoding = table_width(), getattr(sys.stdout, "encoding", None)
+        print_lines(wrap_words([f"run {manifest.run_id}:", f"agent {manifest.agent},", f"tier {tiers},",
+                                f"sandbox {manifest.sandbox}"], width, sep=" ") + [""])
+        print_lines(samples_lines(samples, width, encoding))
+        if samples:
+            from harness.analysis.costs import cost_lines
+
+            print_lines(["", "summary"] + summary_lines(samples, width, encoding))
+            print_lines([""] + cost_lines(samples, width))
     missing = len(manifest.case_ids) * len(manifest.conditions) * manifest.epochs - len(samples)
     if missing:
         out.print(f"[yellow]{missing} planned sample(s) have no result (run interrupted?)[/]")
+
+
+def print_why(run_dir: Path, case_id: str) -> None:
+    from harness.analysis.why import why_lines
+    from harness.core.results import read_samples
+
+    print_lines(why_lines(read_samples(run_dir), case_id))
 
 
 def _emit(frame, fmt: str) -> str:
@@ -80,15 +120,21 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="a results/<run_id> fold
                                                                   "× criterion) or samples (one row per sample)"),
                out_dir: Path | None = typer.Option(None, "--out", help="also write samples.<ext> and summary.<ext> "
                                                                      "(csv/json/md) into this folder"),
-               html: Path | None = typer.Option(None, "--html", help="write a self-contained HTML report here")):
+               html: Path | None = typer.Option(None, "--html", help="write a self-contained HTML report here"),
+               wide: bool = typer.Option(False, "--wide", help="the table with every column label in full "
+                                                               "(wider than a terminal)"),
+               why: str | None = typer.Option(None, "--why", help="CASE: each failing check's reason for this "
+                                                                  "case, from the verdicts")):
     """Print a saved run's results from disk (a table, or csv/json/md for scripts), optionally as HTML."""
     try:
         if fmt not in FORMATS:
             raise ConfigError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
         if rows not in ("summary", "samples"):
             raise ConfigError(f"--rows must be summary or samples, not {rows!r}")
-        if fmt == "table":
-            print_results(run_dir)
+        if why is not None:
+            print_why(run_dir, why)
+        elif fmt == "table":
+            print_results(run_dir, wide=wide)
         else:
             from harness.analysis.report import samples_frame, summary_frame
             from harness.core.results import read_samples

@@ -24,7 +24,7 @@ FLAGS = {"max_steps": "--max-steps", "command_timeout": "--command-timeout", "ma
          "max_retries": "--max-retries", "judge_repeats": "--judge-repeats",
          "judge_max_input_tokens": "--judge-max-input-tokens", "max_parallel": "--max-parallel",
          "cpu_slots": "--cpu-slots", "max_error_rate": "--max-error-rate", "epochs": "--epochs", "order": "--order",
-         "tier": "--tier"}
+         "tier": "--tier", "budget_usd": "--budget-usd", "estimate_from": "--estimate-from"}
 
 
 def default_parallel(agent: str) -> int:
@@ -67,12 +67,20 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
 
 def finish(run_dir: Path, max_error_rate: float) -> None:
     """Print the results and exit 1 when samples errored beyond the allowed rate (or any infra_error)."""
+    from harness.analysis.html_report import RUN_HTML
     from harness.cli.results import print_results
-    from harness.core.results import read_samples
+    from harness.core.results import read_samples, read_state
 
     print_results(run_dir)
-    out.print(f"results: {run_dir}")
+    out.print(f"results: {run_dir}", soft_wrap=True, markup=False, highlight=False)
+    if (run_dir / RUN_HTML).is_file():
+        out.print(f"report: {run_dir / RUN_HTML}", soft_wrap=True, markup=False, highlight=False)
     samples = read_samples(run_dir)
+    state = read_state(run_dir)
+    if state is not None and state.status == "budget_reached":
+        err.print(f"[yellow]the run's budget was spent[/]: samples not started are recorded as missing; finish with "
+                  f"ml-debug-bench resume {run_dir} --budget-usd LARGER")
+        raise typer.Exit(1)
     infra = sum(s.status == "infra_error" for s in samples)
     errors = sum(s.status in ("agent_error", "infra_error") for s in samples)
     if infra:
@@ -144,10 +152,16 @@ def run_cmd(
     resume_dir: Optional[Path] = typer.Option(None, "--resume", help="resume this run folder instead "
                                               "(its recorded settings are used; other flags are ignored)"),
     force: bool = typer.Option(False, "--force", help="with --resume: go on although inputs changed (recorded)"),
+    budget_usd: Optional[float] = typer.Option(None, "--budget-usd", help="no new sample once this many dollars "
+                                               "(agent + judge) are spent; needs --estimate-from or --max-cost"),
+    estimate_from: Optional[Path] = typer.Option(None, "--estimate-from", help="a run whose cost per sample "
+                                                 "estimates this one's, checked against --budget-usd"),
+    over_budget: bool = typer.Option(False, "--over-budget", help="start although the estimate exceeds the budget"),
 ):
     """Run an agent over the cases, grade each sample, and print the results table."""
     if resume_dir is not None:
-        resume_cmd(resume_dir, force=force, max_parallel=max_parallel, cpu_slots=cpu_slots)
+        resume_cmd(resume_dir, force=force, max_parallel=max_parallel, cpu_slots=cpu_slots, budget_usd=budget_usd,
+                   over_budget=over_budget)
         return
     import secrets
 
@@ -165,7 +179,8 @@ def run_cmd(
             max_parallel=default_parallel(agent) if max_parallel is None else max_parallel,
             cpu_slots=(os.cpu_count() or 1) if cpu_slots is None else cpu_slots,
             order=order, order_seed=seed if seed is not None else secrets.randbelow(2 ** 31),
-            max_error_rate=max_error_rate)
+            max_error_rate=max_error_rate, budget_usd=budget_usd,
+            estimate_from=str(estimate_from.resolve()) if estimate_from else None, over_budget=over_budget)
         out_dir = _out_dir(out_dir)
     except BenchError as exc:
         fail(exc)
@@ -179,12 +194,16 @@ def resume_cmd(
                                                       "changed since the run started (the mismatch is recorded)"),
     max_parallel: Optional[int] = typer.Option(None, "--max-parallel", help="samples at once (default: as recorded)"),
     cpu_slots: Optional[int] = typer.Option(None, "--cpu-slots", help="CPU-heavy commands at once (default: as recorded)"),
+    budget_usd: Optional[float] = typer.Option(None, "--budget-usd", help="a new budget for the whole run "
+                                               "(default: as recorded)"),
+    over_budget: bool = typer.Option(False, "--over-budget", help="go on although the estimate exceeds the budget"),
 ):
     """Finish an interrupted or crashed run: redo only the samples without a final result."""
     from harness import api
 
     try:
-        changes = {k: v for k, v in {"max_parallel": max_parallel, "cpu_slots": cpu_slots}.items() if v is not None}
+        changes = {k: v for k, v in {"max_parallel": max_parallel, "cpu_slots": cpu_slots, "budget_usd": budget_usd,
+                                     "over_budget": over_budget or None}.items() if v is not None}
         options = make_options(**{**api.resume_options(run_dir).model_dump(), **changes})
     except BenchError as exc:
         fail(exc)

@@ -63,8 +63,10 @@ class ModelCallEvent(EventBase):
 class UsageEvent(EventBase):
     kind: Literal["usage"] = "usage"
     model: str
-    input_tokens: int = 0
+    input_tokens: int = Field(default=0, description="every input token, the cached ones included")
     output_tokens: int = 0
+    cache_read_tokens: int = Field(default=0, description="input tokens read from the prompt cache")
+    cache_write_tokens: int = Field(default=0, description="input tokens written to the prompt cache")
     cost_usd: float | None = Field(default=None, description="None when the model's price is unknown")
 
 

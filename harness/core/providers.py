@@ -24,8 +24,14 @@ MAX_REPLY_STRING = 256 * 1024
 
 @dataclass
 class Usage:
+    """One reply's tokens. ``input_tokens`` counts every input token; the cache parts are subsets of it, priced
+    at their own rates (OpenAI reports reads in ``prompt_tokens_details.cached_tokens``; Anthropic reports
+    ``cache_read_input_tokens`` and ``cache_creation_input_tokens`` beside the uncached ``input_tokens``)."""
+
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
 
 
 class AuthError(ConfigError):
@@ -63,11 +69,15 @@ def usage_of(provider: str, body: Any) -> Usage:
     u = (body or {}).get("usage") or {}
     if not isinstance(u, dict):
         return Usage()
-    num = lambda k: u.get(k) if isinstance(u.get(k), int) else 0  # noqa: E731
+    num = lambda k: max(0, u.get(k)) if isinstance(u.get(k), int) else 0  # noqa: E731
     if provider == "openai":
-        return Usage(num("prompt_tokens"), num("completion_tokens"))
-    return Usage(num("input_tokens") + num("cache_creation_input_tokens") + num("cache_read_input_tokens"),
-                 num("output_tokens"))
+        details = u.get("prompt_tokens_details")
+        cached = details.get("cached_tokens") if isinstance(details, dict) else None
+        prompt = num("prompt_tokens")
+        return Usage(prompt, num("completion_tokens"), min(prompt, cached) if isinstance(cached, int) and cached > 0
+                     else 0)
+    read, write = num("cache_read_input_tokens"), num("cache_creation_input_tokens")
+    return Usage(num("input_tokens") + write + read, num("output_tokens"), read, write)
 
 
 def make_client(provider: str, api_key: str | None = None, base_url: str | None = None, max_retries: int = 2,

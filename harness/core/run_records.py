@@ -14,8 +14,10 @@ SampleStatus = Literal["completed", "limit_reached", "agent_error", "infra_error
 
 
 class TokenUsage(Record):
-    input_tokens: int = 0
+    input_tokens: int = Field(default=0, description="every input token, the cached ones included")
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     cost_usd: float | None = None
 
 
@@ -64,6 +66,9 @@ class RunOptions(Record):
     reasoning_effort: str | None = None
     max_retries: int = Field(default=4, ge=0)
     prices: str | None = None
+    budget_usd: float | None = Field(default=None, gt=0, description="no new sample once this is spent")
+    estimate_from: str | None = Field(default=None, description="a run whose cost per sample estimates this one's")
+    over_budget: bool = Field(default=False, description="start although the estimate is over the budget")
     judge: str | None = None
     judge_repeats: int = Field(default=1, ge=1)
     judge_base_url: str | None = None
@@ -80,7 +85,7 @@ class RunState(Record):
     """``results/<run_id>/state.json``: whether the run is going, and where its workspaces live, so a
     ``resume`` after a crash can refuse a run that is still alive and remove what a dead one left."""
 
-    status: Literal["running", "finished", "interrupted", "aborted"]
+    status: Literal["running", "finished", "interrupted", "aborted", "budget_reached"]
     pid: int
     scratch_dir: str | None = None
     interrupted: list[str] = Field(default_factory=list, description="samples stopped mid-way, redone by resume")

@@ -45,6 +45,8 @@ class RunConfig:
     cpu_slots: int = 1
     order: str = "fixed"  # fixed: epoch, case, condition; random: shuffled with order_seed, arms interleaved
     order_seed: int = 0
+    # --budget-usd: no new sample starts once it is spent (harness.running.budget)
+    budget: object = None
 
 
 @dataclass(frozen=True)

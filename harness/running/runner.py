@@ -60,6 +60,7 @@ class Execution:
 
     results: list[SampleResult] = field(default_factory=list)
     interrupted: list[str] = field(default_factory=list)
+    not_started: list[str] = field(default_factory=list)  # left when the run's budget was spent
     peak_cpu_slots: int = 0
 
 
@@ -107,6 +108,7 @@ def execute(cfg: RunConfig, run_dir: Path, jobs: list[Job], progress=None) -> Ex
     for job in jobs:
         todo.put(job)
     done: queue.Queue = queue.Queue()
+    out = Execution()
 
     def worker() -> None:
         while not shutdown.stop_requested():
@@ -114,15 +116,20 @@ def execute(cfg: RunConfig, run_dir: Path, jobs: list[Job], progress=None) -> Ex
                 job = todo.get_nowait()
             except queue.Empty:
                 return
+            if cfg.budget is not None and cfg.budget.reached():  # in-flight samples finish; no new one starts
+                out.not_started.append(job.name)
+                continue
             progress.started(job.label)
             try:
-                done.put((job, run_sample(cfg, run_dir, job.case, job.condition, job.epoch, slots), None))
+                result = run_sample(cfg, run_dir, job.case, job.condition, job.epoch, slots)
+                if cfg.budget is not None:  # counted before this worker takes another job
+                    cfg.budget.add(result)
+                done.put((job, result, None))
             except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which decides
                 if not isinstance(exc, Interrupted):  # going on could only fail the same way: no new samples
                     shutdown.request_stop()
                 done.put((job, None, exc))
 
-    out = Execution()
     threads = [threading.Thread(target=worker, name=f"sample-{i}", daemon=True)
                for i in range(min(cfg.max_parallel, len(jobs)))]
     running = {j.name for j in jobs}
@@ -192,7 +199,8 @@ def run(cfg: RunConfig, progress=None) -> Path:
     if progress:
         progress.begin(len(jobs))
     done = execute(cfg, run_dir, jobs, progress)
-    write_state(run_dir, "finished", cfg.work_dir, peak_cpu_slots=done.peak_cpu_slots)
+    write_state(run_dir, "budget_reached" if done.not_started else "finished", cfg.work_dir,
+                peak_cpu_slots=done.peak_cpu_slots)
     return run_dir
 
 
@@ -229,5 +237,6 @@ def resume(cfg: RunConfig, run_dir: Path, progress=None, force: bool = False, wa
     if progress:
         progress.begin(len(todo), len(plan.done))
     done = execute(cfg, run_dir, todo, progress)
-    write_state(run_dir, "finished", cfg.work_dir, peak_cpu_slots=done.peak_cpu_slots)
+    write_state(run_dir, "budget_reached" if done.not_started else "finished", cfg.work_dir,
+                peak_cpu_slots=done.peak_cpu_slots)
     return run_dir

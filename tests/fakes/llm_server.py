@@ -33,8 +33,33 @@ class Received:
     body: dict[str, Any] | None
 
 
+MAX_CACHE_BREAKPOINTS = 4  # the Messages API refuses a request with more cache_control blocks than this
+
+
+def cache_breakpoints(value: Any) -> int:
+    """How many ``cache_control`` markers a request body holds (system, tools and messages alike)."""
+    if isinstance(value, dict):
+        return ("cache_control" in value) + sum(cache_breakpoints(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(cache_breakpoints(v) for v in value)
+    return 0
+
+
+def breakpoint_refusal(path: str, body: Any) -> Reply | None:
+    """The real API's 400 for a Messages request with more than 4 cache breakpoints."""
+    n = cache_breakpoints(body) if path.rstrip("/").endswith("/messages") else 0
+    if n <= MAX_CACHE_BREAKPOINTS:
+        return None
+    return Reply({"type": "error", "error": {"type": "invalid_request_error", "message":
+                  f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found {n}."}},
+                 status=400)
+
+
 class ScriptedLLMServer:
-    """``with ScriptedLLMServer([Reply(...), ...]) as srv: srv.openai_base_url / srv.anthropic_base_url``."""
+    """``with ScriptedLLMServer([Reply(...), ...]) as srv: srv.openai_base_url / srv.anthropic_base_url``.
+
+    Like the real Messages API, a request with more than 4 ``cache_control`` breakpoints gets a 400 (and does
+    not use up a scripted reply)."""
 
     def __init__(self, replies: list[Reply] | None = None):
         self.replies = list(replies or [])
@@ -60,8 +85,13 @@ class ScriptedLLMServer:
                     body = None
                 with server._lock:
                     server.requests.append(Received("POST", self.path, dict(self.headers), body))
-                    reply = server.replies.pop(0) if server.replies else Reply(
-                        {"error": {"message": "script exhausted", "type": "server_error"}}, status=500)
+                    refusal = breakpoint_refusal(self.path, body)
+                    if refusal is not None:
+                        reply = refusal
+                    elif server.replies:
+                        reply = server.replies.pop(0)
+                    else:
+                        reply = Reply({"error": {"message": "script exhausted", "type": "server_error"}}, status=500)
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
                 data = (reply.body if isinstance(reply.body, str) else json.dumps(reply.body)).encode()
@@ -102,8 +132,10 @@ class ScriptedLLMServer:
 
 
 def openai_chat(content: str | None = None, tool_calls: list[tuple[str, dict | str]] | None = None,
-                model: str = "fake-model", prompt_tokens: int = 100, completion_tokens: int = 20) -> dict:
-    """A Chat Completions response; ``tool_calls`` is [(name, arguments dict or raw JSON string)]."""
+                model: str = "fake-model", prompt_tokens: int = 100, completion_tokens: int = 20,
+                cached_tokens: int = 0) -> dict:
+    """A Chat Completions response; ``tool_calls`` is [(name, arguments dict or raw JSON string)];
+    ``cached_tokens`` of the ``prompt_tokens`` were read from the prompt cache."""
     calls = [{"id": f"call_{uuid.uuid4().hex[:10]}", "type": "function",
               "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
              for name, args in (tool_calls or [])]
@@ -114,12 +146,15 @@ def openai_chat(content: str | None = None, tool_calls: list[tuple[str, dict | s
             "model": model,
             "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens}}
+                      "total_tokens": prompt_tokens + completion_tokens,
+                      **({"prompt_tokens_details": {"cached_tokens": cached_tokens}} if cached_tokens else {})}}
 
 
 def anthropic_message(text: str | None = None, tool_uses: list[tuple[str, dict]] | None = None,
-                      model: str = "fake-model", input_tokens: int = 100, output_tokens: int = 20) -> dict:
-    """A Messages API response; ``tool_uses`` is [(name, input dict)]."""
+                      model: str = "fake-model", input_tokens: int = 100, output_tokens: int = 20,
+                      cache_read: int = 0, cache_write: int = 0) -> dict:
+    """A Messages API response; ``tool_uses`` is [(name, input dict)]. As the API does, ``input_tokens`` is the
+    uncached input; ``cache_read`` / ``cache_write`` are reported beside it."""
     content: list[dict[str, Any]] = []
     if text:
         content.append({"type": "text", "text": text})
@@ -127,7 +162,9 @@ def anthropic_message(text: str | None = None, tool_uses: list[tuple[str, dict]]
         content.append({"type": "tool_use", "id": f"toolu_{uuid.uuid4().hex[:10]}", "name": name, "input": args})
     return {"id": f"msg_{uuid.uuid4().hex[:10]}", "type": "message", "role": "assistant", "model": model,
             "content": content, "stop_reason": "tool_use" if tool_uses else "end_turn", "stop_sequence": None,
-            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens}}
+            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens,
+                      **({"cache_read_input_tokens": cache_read} if cache_read else {}),
+                      **({"cache_creation_input_tokens": cache_write} if cache_write else {})}}
 
 
 def openai_error(status: int, message: str = "error", kind: str = "server_error",

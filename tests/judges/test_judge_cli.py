@@ -64,7 +64,7 @@ def test_report_shows_llm_criteria_with_unscored_counts(judged_run):
     assert res.exit_code == 0, res.output
     for c in ("root_cause", "discriminating_test", "localization"):
         assert c in res.output
-    assert "unscored (judge_error)" in res.output and "0/0 (1 unscored)" in res.output
+    assert "1 judge_error" in res.output and "0/0 ?1" in res.output  # legend: why; summary: how many
 
 
 def test_judge_regrades_a_saved_run_and_the_cache_makes_it_free(judged_run, tmp_path):

@@ -49,6 +49,8 @@ def test_scripted_case01_episode_end_to_end(provider, sandbox, keys, tmp_path):
         requests = [r.body for r in srv.requests]
     assert res.exit_code == 0, res.output
     run_dir = only_run(tmp_path)
+    assert (run_dir / "report.html").read_text().startswith("<!DOCTYPE html>")  # every run writes its page
+    assert f"report: {run_dir / 'report.html'}" in res.output
     manifest = read_manifest(run_dir)
     assert manifest.agent == f"{provider}:fake" and manifest.conditions == ["control"]
     assert manifest.agent_settings["base_url"] == base_url(srv, provider)

@@ -157,7 +157,11 @@ def test_reply_without_tool_call_gets_a_nudge(provider, tmp_path):
     assert outcome.status == "completed"
     assert [e.content for e in events if e.kind == "message"][-1] == NUDGE
     last = srv.requests[1].body["messages"][-1]
-    assert last == {"role": "user", "content": NUDGE}
+    if provider == "openai":
+        assert last == {"role": "user", "content": NUDGE}
+    else:  # the latest turn carries a prompt-cache breakpoint, so it is sent as a text block
+        assert last == {"role": "user", "content": [{"type": "text", "text": NUDGE,
+                                                      "cache_control": {"type": "ephemeral"}}]}
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -220,7 +224,7 @@ def test_model_settings_are_sent_and_recorded(provider, tmp_path):
         assert body["messages"][0] == {"role": "system", "content": "system prompt"}
     else:
         assert (body["max_tokens"], body["output_config"]) == (1234, {"effort": "high"})
-        assert body["system"] == "system prompt"
+        assert body["system"] == [{"type": "text", "text": "system prompt", "cache_control": {"type": "ephemeral"}}]
     assert {t["function"]["name"] if provider == "openai" else t["name"] for t in body["tools"]} == \
         {"bash", "edit_file", "submit_report"}
     json.dumps(agent.settings)  # it goes into the manifest
