@@ -8,9 +8,8 @@ position), so the sampling experiments train with it too and keep one collator f
 token and IGNORE_INDEX on padding (the loss shifts them by one position itself). Chat SFT trains
 on the assistant's replies only: ``chatft.data.completion.ReplyCollator``.
 
-Every batch also carries ``num_targets``, the number of positions the loss supervises, so that
-gradient accumulation can weight each micro-batch by its share of the optimizer step's targets
-(``chatft/accumulate.py``) without another pass over the labels.
+Every batch also carries ``num_targets``, the number of positions its labels supervise (after
+the shift), which the trainer's window statistics use.
 """
 
 import torch
