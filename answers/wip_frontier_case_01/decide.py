@@ -1,16 +1,19 @@
 """wip_frontier_case_01, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f01-5b8e20d4c7a193f6
 
 The bug: with gradient accumulation (configs/mix.toml: train.grad_accum = 4 micro-batches of
-data.batch_size = 8), each micro-batch's loss is the mean over its own supervised tokens
-(chatft/losses.py lm_loss) and the Accumulator (chatft/accumulate.py) scales it by 1/grad_accum.
-The accumulated gradient is then the mean of per-micro-batch token means, not the token mean of
-the window: a reply token of a micro-batch with few targets weighs more than one of a micro-batch
-with many. Sorting each step by length makes micro-batches homogeneous in reply length, so short-reply
-tasks are over-weighted and long-reply tasks under-trained, more so the smaller the micro-batch.
-The logged loss is the same mean of means.
+data.batch_size = 8), the Accumulator (chatft/accumulate.py) weights each micro-batch's mean
+reply loss by its share of the window's targets, batch["num_targets"] / sum over the window.
+That count is taken by the base Collator (chatft/data/collate.py) on its language-model labels
+(every real token), before ReplyCollator (chatft/data/completion.py) masks the prompts, so it
+counts prompt tokens too: a micro-batch's weight follows its total tokens, while its loss is a
+mean over its reply tokens. A reply token of a micro-batch with long prompts and short replies
+weighs more than one of a micro-batch with long replies; the length sorting makes the
+micro-batches differ, so short-reply tasks are over-weighted and long-reply tasks under-trained.
+With one micro-batch per step the share is 1 and the gradient is right. The logged loss uses
+the same shares.
 
 Checks per seed, at the README's settings (`--config configs/mix.toml`, seed set):
-- recomputed: every checked window (optimizer steps 0, 10, ..., 60) is 4 micro-batches of 8
+- recomputed: every checked window (windows 0, 9, 19, ..., 59 of the 60) is 4 micro-batches of 8
   conversations, as the README's config asks (so grad_accum = 1 does not stand in for the fix);
 - recomputed: the gradient the agent's code accumulated over each checked window, before the
   clip, equals the gradient of the window's token-mean reply loss that the decider computes
@@ -21,10 +24,10 @@ Checks per seed, at the README's settings (`--config configs/mix.toml`, seed set
 - reported: 60 AdamW steps peaking at lr 3e-3.
 
 Then, once, on what the README's own command printed (source readme_run):
-- `readme_run_logs_the_training`: steps 0, 10, ..., 60;
-- `readme_run_loss_is_the_window_token_mean`: each printed loss equals the token-mean reply loss
-  of that window recomputed from seed 0's weights (< 1e-3; the bug prints the mean of
-  micro-batch means);
+- `readme_run_logs_the_training`: steps 10, 20, ..., 60;
+- `readme_run_loss_is_the_window_token_mean`: each printed loss (step s trained on window s - 1)
+  equals the token-mean reply loss of that window recomputed from seed 0's weights (< 1e-3; the
+  bug prints micro-batch means weighted by their shares of a count that includes the prompts);
 - `readme_run_grad_norm_is_the_window_gradient_norm`: each printed grad norm equals the norm of
   the recomputed window gradient (< 2e-3 + 1e-3 relative).
 """
@@ -44,7 +47,8 @@ PAD, USER, ASSISTANT, END = 0, 1, 2, 3
 VOCAB, D_MODEL, N_HEAD, N_LAYER, BLOCK = 49, 64, 4, 2, 96
 MICRO_BATCHES, MICRO_ROWS = 4, 8
 STEPS, PEAK_LR, CLIP, LOG_EVERY = 60, 3e-3, 1.0, 10
-WINDOWS = list(range(0, STEPS + 1, LOG_EVERY))
+LOGGED_STEPS = list(range(LOG_EVERY, STEPS + 1, LOG_EVERY))
+WINDOWS = [0] + [s - 1 for s in LOGGED_STEPS]  # the step logged as s trained on window s - 1
 REL_TOL, LOSS_TOL, NORM_TOL = 1e-3, 1e-3, 2e-3
 README_SEED = 0
 
@@ -183,40 +187,42 @@ def decide(seed, m, checks):
                  bound=f"{MICRO_BATCHES} forward passes of {MICRO_ROWS} rows per optimizer step, as configs/mix.toml asks")
     worst_pre = max((r["pre"] for r in found.values() if r["pre"] is not None), default=None)
     worst_post = max((r["post"] for r in found.values() if r["post"] is not None), default=None)
-    covered = all((r["pre"] is not None or r["post"] is not None) and (w == STEPS or r["post"] is not None)
-                  for w, r in found.items())
+    covered = all(r["post"] is not None for r in found.values())
     checks.check("accumulated_gradient_is_the_window_token_mean_gradient",
                  covered and (worst_pre is None or worst_pre < REL_TOL) and (worst_post is None or worst_post < REL_TOL),
                  value={"worst_rel_error_before_clip": worst_pre, "worst_rel_error_after_clip": worst_post,
                         "per_window_before_clip": {str(w): r["pre"] for w, r in found.items()}},
                  bound=f"relative L2 error < {REL_TOL} against the decider's gradient of sum(reply NLL) / "
-                       f"(reply tokens of the window), at windows {WINDOWS[0]}, {LOG_EVERY}, ..., {STEPS}",
+                       f"(reply tokens of the window), at windows {', '.join(map(str, WINDOWS))}",
                  limit=REL_TOL, sense="<")
 
 
 def readme(run, measured, checks):
     rows = logged_rows(run["stdout"])
     logged = sorted(rows)
-    checks.check("readme_run_logs_the_training", logged == WINDOWS and all("loss" in rows[s] for s in logged),
-                 value=logged[:20], bound=f"steps 0, {LOG_EVERY}, ..., {STEPS} with a loss", source="readme_run")
+    checks.check("readme_run_logs_the_training", logged == LOGGED_STEPS and all("loss" in rows[s] for s in logged),
+                 value=logged[:20], bound=f"steps {LOG_EVERY}, {2 * LOG_EVERY}, ..., {STEPS} with a loss",
+                 source="readme_run")
     found = CACHE.get(README_SEED)
     if found is None and measured.get(README_SEED) is not None:
         found = examine(measured[README_SEED])
     found = found or {}
-    loss_diff = {s: abs(rows[s]["loss"] - found[s]["loss"]) for s in logged if s in found and "loss" in rows[s]}
+    window_of = {s: s - 1 for s in logged if s - 1 in found}
+    loss_diff = {s: abs(rows[s]["loss"] - found[w]["loss"]) for s, w in window_of.items() if "loss" in rows[s]}
     worst = max(loss_diff.values(), default=math.inf)
-    checks.check("readme_run_loss_is_the_window_token_mean", len(loss_diff) == len(WINDOWS) and worst < LOSS_TOL,
+    checks.check("readme_run_loss_is_the_window_token_mean",
+                 len(loss_diff) == len(LOGGED_STEPS) and worst < LOSS_TOL,
                  value={"max_abs_diff": round(worst, 5) if math.isfinite(worst) else "n/a",
-                        "printed": {s: rows[s].get("loss") for s in logged[:7]},
-                        "token_mean": {s: round(found[s]["loss"], 4) for s in sorted(found)}},
-                 bound=f"|printed loss - token-mean reply loss of the window (seed 0 weights)| < {LOSS_TOL}",
+                        "printed": {s: rows[s].get("loss") for s in logged[:6]},
+                        "token_mean": {s: round(found[w]["loss"], 4) for s, w in window_of.items()}},
+                 bound=f"|printed loss at step s - token-mean reply loss of window s - 1 (seed 0 weights)| < {LOSS_TOL}",
                  source="readme_run")
-    norm_ok = {s: abs(rows[s].get("grad norm", math.inf) - found[s]["norm"]) < NORM_TOL + 1e-3 * found[s]["norm"]
-               for s in logged if s in found}
+    norm_ok = {s: abs(rows[s].get("grad norm", math.inf) - found[w]["norm"]) < NORM_TOL + 1e-3 * found[w]["norm"]
+               for s, w in window_of.items()}
     checks.check("readme_run_grad_norm_is_the_window_gradient_norm",
-                 len(norm_ok) == len(WINDOWS) and all(norm_ok.values()),
-                 value={"printed": {s: rows[s].get("grad norm") for s in logged[:7]},
-                        "recomputed": {s: round(found[s]["norm"], 4) for s in sorted(found)}},
+                 len(norm_ok) == len(LOGGED_STEPS) and all(norm_ok.values()),
+                 value={"printed": {s: rows[s].get("grad norm") for s in logged[:6]},
+                        "recomputed": {s: round(found[w]["norm"], 4) for s, w in window_of.items()}},
                  bound=f"|printed - recomputed| < {NORM_TOL} + 1e-3 x recomputed", source="readme_run")
 
 

@@ -5,9 +5,10 @@ train.train): `--config configs/mix.toml`, with only the seed set per run, and r
 - every gradient-enabled forward's input ids (a global forward pre-hook, kept for the model
   train() returns), tagged with the number of optimizer steps taken before it, so the decider
   sees which micro-batches made each optimizer step's window;
-- at every 10th window (the logged ones): the parameters and the gradients as they stood when
-  clipping was called (before the clip) and when the optimizer stepped (after it), by parameter
-  name; the last window (no step follows it) without a clip call is read from .grad at the end;
+- at the first window and at every logged one (windows 9, 19, ..., 59: the README logs steps
+  10, 20, ..., 60, each with the loss of the window that step trained on): the parameters and the
+  gradients as they stood when clipping was called (before the clip) and when the optimizer
+  stepped (after it), by parameter name;
 - every optimizer step: its class and learning rates.
 The decider rebuilds each checked window's full-batch gradient itself from the ids and weights.
 """
@@ -19,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
 
 README_ARGS = ["--config", "configs/mix.toml"]
-CHECK_EVERY, LAST_WINDOW = 10, 60
+CHECKED_WINDOWS = (0, 9, 19, 29, 39, 49, 59)
 
 
 def measure(seed, rec):
@@ -34,7 +35,7 @@ def measure(seed, rec):
     snaps = {}  # window -> {"params": {id: t}, "pre": {id: t}, "post": {id: t}}
 
     def checked(window):
-        return window % CHECK_EVERY == 0 and window <= LAST_WINDOW
+        return window in CHECKED_WINDOWS
 
     def on_forward(module, args):
         if torch.is_grad_enabled() and args and isinstance(args[0], torch.Tensor) \
@@ -80,9 +81,6 @@ def measure(seed, rec):
         nn_utils.clip_grad_norm_ = clip
         clip_module.clip_grad_norm_ = clip
 
-    if taken["steps"] == LAST_WINDOW and LAST_WINDOW not in snaps:
-        # no clip call in the last window (and no step after it): its gradients are still in .grad
-        snapshot(list(model.parameters()), "pre")
     names = {id(p): n for n, p in model.named_parameters()}
     own = [(w, x) for owner, w, x in forwards if owner == id(model)]
     per_window = {}

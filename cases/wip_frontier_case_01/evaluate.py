@@ -12,7 +12,7 @@ import sys
 
 import torch
 
-from chatft.data import Collator, SFTDataset, make_conversations
+from chatft.data import ReplyCollator, SFTDataset, make_conversations
 from chatft.data.tasks import TASKS
 from chatft.export import load_exported
 from chatft.metrics import exact_match, held_out_lm
@@ -49,7 +49,7 @@ def main(argv):
     tok = CharTokenizer()
     model, cfg = load_exported(args.model_path, build_model, tok)
     convs = make_conversations(args.n, args.seed, tuple(TASKS), cfg.data.max_turns)
-    collate = Collator(tok.pad_id, cfg.data.padding_side)
+    collate = ReplyCollator(tok.pad_id, cfg.data.padding_side)
     dataset = SFTDataset(convs, tok, cfg.data.block_size)
     print(f"{cfg.name}: held-out lm {held_out_lm(model, dataset, collate):.3f} | "
           f"exact match {exact_match(model, tok, convs, cfg.sample, cfg.data.block_size, limit=args.n):.2f} | "

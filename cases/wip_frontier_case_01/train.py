@@ -16,7 +16,7 @@ import torch
 
 from chatft.callbacks import default_callbacks
 from chatft.config import describe, load_config, to_dict
-from chatft.data import Collator, SFTDataset, batch_stream, make_conversations
+from chatft.data import SFTDataset, batch_stream, make_collator, make_conversations
 from chatft.data.tasks import parse_tasks
 from chatft.export import export
 from chatft.metrics import reply_loss_by_task
@@ -52,7 +52,7 @@ def train(cfg):
     if train_set.truncated:
         print(f"warning: {train_set.truncated} training conversations longer than block_size "
               f"{cfg.data.block_size} were truncated")
-    collate = Collator(tok.pad_id, cfg.data.padding_side)
+    collate = make_collator(tok.pad_id, cfg.data)
     model = build_model(cfg.model, tok.vocab_size, cfg.data.block_size)
     if getattr(model, "needs_right_padding", False) and cfg.data.padding_side != "right":
         raise SystemExit(f"model {cfg.model.name!r} needs data.padding_side = 'right'")

@@ -2,35 +2,37 @@
 
 ``train.grad_accum`` micro-batches of ``data.batch_size`` conversations make one optimizer step,
 so the effective batch is their product while only one micro-batch's activations are alive at a
-time. Each micro-batch's loss is scaled by 1 / grad_accum before backward(): the gradients add up
-in ``.grad``, and the scaling makes the sum the average over the window, so the learning rate
-does not have to be retuned when grad_accum changes.
+time. The loss of a micro-batch is the mean over its own supervised tokens, and micro-batches
+supervise different numbers of tokens, so scaling each by 1 / grad_accum would weight
+micro-batches rather than tokens. Each is weighted by its share of the window's targets instead:
+the gradients that add up in ``.grad`` are then the token mean over the whole window, the same
+as one batch of all its conversations, and the learning rate does not depend on grad_accum.
 """
 
 
 class Accumulator:
-    """Runs the scaled backward passes of one optimizer step and keeps the window's statistics."""
+    """Runs the weighted backward passes of one optimizer step and keeps the window's statistics."""
 
     def __init__(self, steps):
         if steps < 1:
             raise ValueError(f"train.grad_accum must be >= 1, got {steps}")
         self.steps = steps
-        self.scale = 1.0 / steps
-        self.reset()
+        self.reset([])
 
-    def reset(self):
+    def reset(self, window):
+        """Starts a window (its micro-batches, as the collator returned them)."""
+        self.window_targets = sum(batch["num_targets"] for batch in window)
         self.loss = 0.0
         self.micro_batches = 0
         self.tokens = 0
-        self.targets = 0
 
-    def backward(self, loss, batch, targets):
-        """Adds one micro-batch's gradient; ``targets`` is how many tokens its loss supervised."""
-        (loss * self.scale).backward()
-        self.loss += loss.item() * self.scale
+    def backward(self, loss, batch):
+        """Adds one micro-batch's gradient, weighted by its share of the window's targets."""
+        share = batch["num_targets"] / max(1, self.window_targets)
+        (loss * share).backward()
+        self.loss += loss.item() * share
         self.micro_batches += 1
         self.tokens += int(batch["attention_mask"].sum())
-        self.targets += targets
 
     @property
     def complete(self):

@@ -23,12 +23,12 @@ class Callback:
 
 
 class ConsoleLogger(Callback):
-    """One line per logged step: ``step N | loss x | grad norm y | lr z | batch AxB (n tokens, m targets) | val reply v``."""
+    """One line per logged step: ``step N | loss x | grad norm y | lr z | batch AxB (n tokens) | val reply v``."""
 
     def on_log(self, trainer, row):
         val = f" | val reply {row['val_reply']:.3f}" if "val_reply" in row else ""
         print(f"step {row['step']:4d} | loss {row['loss']:.4f} | grad norm {row['grad_norm']:.3f} | "
-              f"lr {row['lr']:.2e} | batch {row['batch']} ({row['tokens']} tokens, {row['targets']} targets){val}",
+              f"lr {row['lr']:.2e} | batch {row['batch']} ({row['tokens']} tokens){val}",
               flush=True)
 
 

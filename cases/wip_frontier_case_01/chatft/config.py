@@ -21,6 +21,7 @@ class DataConfig:
     tasks: str = "count,first,reverse"
     batch_size: int = 32
     padding_side: str = "right"
+    train_on: str = "reply"
     block_size: int = 96
     group_by_length: bool = False
     val_seed_offset: int = 1000

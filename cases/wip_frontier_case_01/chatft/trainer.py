@@ -3,7 +3,7 @@
 import torch
 
 from chatft.accumulate import Accumulator
-from chatft.losses import lm_loss, supervised_tokens
+from chatft.losses import lm_loss
 from chatft.metrics import held_out_reply
 from chatft.optim import current_lr
 
@@ -35,10 +35,10 @@ class Trainer:
         self.model.train()
         self.optimizer.zero_grad(set_to_none=True)
         acc = self.accumulator
-        acc.reset()
+        acc.reset(window)
         for batch in window:
             logits = self.model(batch["input_ids"], batch["attention_mask"])
-            acc.backward(lm_loss(logits, batch["labels"]), batch, supervised_tokens(batch["labels"]))
+            acc.backward(lm_loss(logits, batch["labels"]), batch)
         params = [p for p in self.model.parameters() if p.grad is not None]
         grad_norm = total_grad_norm(params)
         if self.cfg.optim.clip_grad_norm > 0:
@@ -46,24 +46,24 @@ class Trainer:
         return acc.loss, grad_norm
 
     def fit(self, stream, val_set):
-        """``train.steps`` optimizer steps; logs step 0 (before any update) through the last."""
+        """``train.steps`` optimizer steps; every ``log_every``-th logs its window's loss and grad norm."""
         steps, tcfg = self.cfg.train.steps, self.cfg.train
         self._emit("on_train_start")
-        for self.step in range(steps + 1):
+        for self.step in range(1, steps + 1):
             window = [next(stream) for _ in range(tcfg.grad_accum)]
             loss, grad_norm = self.train_step(window)
+            lr = current_lr(self.optimizer)
+            self.optimizer.step()
+            self.scheduler.step()
             if self.step % tcfg.log_every == 0 or self.step == steps:
                 acc = self.accumulator
-                row = {"step": self.step, "loss": loss, "grad_norm": grad_norm, "lr": current_lr(self.optimizer),
-                       "batch": f"{acc.micro_batches}x{window[0]['input_ids'].size(0)}",
-                       "tokens": acc.tokens, "targets": acc.targets}
+                row = {"step": self.step, "loss": loss, "grad_norm": grad_norm, "lr": lr,
+                       "batch": f"{acc.micro_batches}x{window[0]['input_ids'].size(0)}", "tokens": acc.tokens}
                 if self.step % tcfg.eval_every == 0 or self.step == steps:
                     row["val_reply"] = held_out_reply(self.model, val_set, self.collate)
                 self.history.append(row)
                 self._emit("on_log", row)
-            if self.should_stop or self.step == steps:
+            if self.should_stop:
                 break
-            self.optimizer.step()
-            self.scheduler.step()
         self._emit("on_train_end")
         return self.history

@@ -5,14 +5,14 @@ import torch
 from chatft.accumulate import Accumulator
 from chatft.config import load_config
 from chatft.data import Collator
-from chatft.losses import lm_loss, supervised_tokens
+from chatft.losses import lm_loss
 from chatft.models import build_model
 from chatft.template import tokenize_conversation
 from chatft.tokenizer import CharTokenizer
 
 TOK = CharTokenizer()
-QUESTIONS = [("reverse the word tiger", "regit"), ("reverse the word lemon", "nomel"),
-             ("reverse the word piano", "onaip"), ("reverse the word stone", "enots")]
+QUESTIONS = [("reverse the word tiger", "regit"), ("how many words: lemon piano?", "2"),
+             ("sort: stone apple", "apple stone"), ("say rocket 3 times", "rocket rocket rocket")]
 
 
 def examples():
@@ -30,30 +30,34 @@ def grads(m):
     return torch.cat([p.grad.reshape(-1) for p in m.parameters() if p.grad is not None])
 
 
-def test_two_micro_batches_give_the_full_batch_gradient():
+def accumulate(m, parts):
+    acc = Accumulator(len(parts))
+    acc.reset(parts)
+    for batch in parts:
+        acc.backward(lm_loss(m(batch["input_ids"], batch["attention_mask"]), batch["labels"]), batch)
+    return acc
+
+
+def test_uneven_micro_batches_give_the_full_batch_gradient():
+    """One conversation against three of different lengths: weighting by targets, not by micro-batch."""
     collate = Collator(TOK.pad_id)
-    full, parts = collate(examples()), [collate(examples()[:2]), collate(examples()[2:])]
+    full, parts = collate(examples()), [collate(examples()[:1]), collate(examples()[1:])]
     m = model()
-    lm_loss(m(full["input_ids"], full["attention_mask"]), full["labels"]).backward()
+    loss = lm_loss(m(full["input_ids"], full["attention_mask"]), full["labels"])
+    loss.backward()
     want = grads(m)
     m.zero_grad(set_to_none=True)
-    acc = Accumulator(2)
-    for batch in parts:
-        acc.backward(lm_loss(m(batch["input_ids"], batch["attention_mask"]), batch["labels"]), batch,
-                     supervised_tokens(batch["labels"]))
+    acc = accumulate(m, parts)
     assert acc.complete
     assert torch.allclose(grads(m), want, atol=1e-6)
+    assert abs(acc.loss - loss.item()) < 1e-5
 
 
 def test_window_statistics_add_up():
     collate = Collator(TOK.pad_id)
-    parts = [collate(examples()[:1]), collate(examples()[1:])]
-    m = model()
-    acc = Accumulator(2)
-    for batch in parts:
-        acc.backward(lm_loss(m(batch["input_ids"], batch["attention_mask"]), batch["labels"]), batch,
-                     supervised_tokens(batch["labels"]))
-    assert acc.targets == 4 * (5 + 1)  # five reply characters and the closing <|end|>, per conversation
+    parts = [collate(examples()[:2]), collate(examples()[2:])]
+    acc = accumulate(model(), parts)
+    assert acc.window_targets == sum(len(e["input_ids"]) - 1 for e in examples())
     assert acc.tokens == sum(len(e["input_ids"]) for e in examples())
 
 

@@ -2,7 +2,7 @@
 
 import torch
 
-from chatft.data import IGNORE_INDEX, Collator, SFTDataset, make_conversations
+from chatft.data import IGNORE_INDEX, Collator, ReplyCollator, SFTDataset, make_conversations
 from chatft.data.collate import positions
 from chatft.template import render, reply_spans, tokenize_conversation
 from chatft.tokenizer import CharTokenizer
@@ -31,13 +31,22 @@ def test_generation_prompt_ends_with_assistant_header():
 def test_right_padding_labels_only_the_replies():
     examples = [tokenize_conversation(CONV, TOK), tokenize_conversation(CONV[:1] + [
         {"role": "assistant", "content": "r"}], TOK)]
-    batch = Collator(TOK.pad_id, "right")(examples)
+    batch = ReplyCollator(TOK.pad_id, "right")(examples)
     labels, ids = batch["labels"], batch["input_ids"]
     for row, ex in enumerate(examples):
         for start, end in reply_spans(ex["reply_mask"]):
             assert torch.equal(labels[row, start:end], ids[row, start:end])
     assert (labels[batch["attention_mask"] == 0] == IGNORE_INDEX).all()
     assert int((labels != IGNORE_INDEX).sum()) == sum(sum(ex["reply_mask"]) for ex in examples)
+
+
+def test_lm_labels_cover_every_real_token():
+    examples = [tokenize_conversation(CONV, TOK), tokenize_conversation(CONV[:1], TOK)]
+    batch = Collator(TOK.pad_id, "right")(examples)
+    real = batch["attention_mask"].bool()
+    assert torch.equal(batch["labels"][real], batch["input_ids"][real])
+    assert (batch["labels"][~real] == IGNORE_INDEX).all()
+    assert batch["num_targets"] == sum(len(ex["input_ids"]) - 1 for ex in examples)
 
 
 def test_padding_sides_agree_on_the_tokens():

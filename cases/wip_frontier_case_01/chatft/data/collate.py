@@ -3,13 +3,23 @@
 Right padding is what training has always used. Left padding puts every conversation's last
 token in the final column, which batched generation needs (all rows continue from the same
 position), so the sampling experiments train with it too and keep one collator for both.
-Labels are the input ids on the assistant's reply tokens and IGNORE_INDEX everywhere else; the
-loss shifts them by one position itself.
+
+``Collator`` is the plain language-model collator: the labels are the input ids on every real
+token and IGNORE_INDEX on padding (the loss shifts them by one position itself). Chat SFT trains
+on the assistant's replies only: ``chatft.data.completion.ReplyCollator``.
+
+Every batch also carries ``num_targets``, the number of positions its labels supervise (after
+the shift), which the trainer's window statistics use.
 """
 
 import torch
 
 IGNORE_INDEX = -100
+
+
+def count_targets(labels):
+    """Supervised positions of a label tensor, after the one-position shift the loss applies."""
+    return int((labels[:, 1:] != IGNORE_INDEX).sum())
 
 
 def _right(examples, pad_id):
@@ -22,8 +32,7 @@ def _right(examples, pad_id):
         input_ids[i, :n] = torch.tensor(e["input_ids"])
         reply_mask[i, :n] = torch.tensor(e["reply_mask"])
         attention_mask[i, :n] = 1
-    labels = input_ids.masked_fill((attention_mask == 0) | (reply_mask == 0), IGNORE_INDEX)
-    return input_ids, attention_mask, labels
+    return input_ids, attention_mask, reply_mask
 
 
 def _left(examples, pad_id):
@@ -36,9 +45,7 @@ def _left(examples, pad_id):
         input_ids[i, T - n:] = torch.tensor(e["input_ids"])
         reply_mask[i, T - n:] = torch.tensor(e["reply_mask"])
         attention_mask[i, T - n:] = 1
-    filler = attention_mask == 0
-    labels = input_ids.masked_fill(filler | (reply_mask == 0), IGNORE_INDEX)
-    return input_ids, attention_mask, labels
+    return input_ids, attention_mask, reply_mask
 
 
 class Collator:
@@ -50,8 +57,10 @@ class Collator:
 
     def __call__(self, examples):
         pad = _left if self.padding_side == "left" else _right
-        input_ids, attention_mask, labels = pad(examples, self.pad_id)
-        return {"input_ids": input_ids, "attention_mask": attention_mask, "labels": labels}
+        input_ids, attention_mask, reply_mask = pad(examples, self.pad_id)
+        labels = input_ids.masked_fill(attention_mask == 0, IGNORE_INDEX)
+        return {"input_ids": input_ids, "attention_mask": attention_mask, "reply_mask": reply_mask,
+                "labels": labels, "num_targets": count_targets(labels)}
 
 
 def positions(attention_mask):
