@@ -3,7 +3,8 @@
 Every import counts, at module level or inside a function (a lazy import is still a dependency). The layers,
 bottom first: ``harness.core`` (with ``harness.models`` and ``harness/__init__``), then ``judges`` and
 ``harness.isolation`` side by side, ``harness.workspaces``, ``harness.agents``, ``harness.running``,
-``harness.analysis``, ``harness.validation`` (with ``harness.keydoc``), the library ``harness.api``, and the CLI.
+``harness.analysis``, ``harness.validation`` (with ``harness.keydoc``), the library ``harness.api``, the other
+engines' formats ``harness.engines`` (beside the library: above analysis and validation), and the CLI.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ ALLOWED = {
     "analysis": BELOW_RUNNING | {"running", "analysis"},
     "validation": BELOW_RUNNING | {"running", "analysis", "validation"},
     "api": BELOW_RUNNING | {"running", "analysis", "validation", "api"},
-    "cli": BELOW_RUNNING | {"running", "analysis", "validation", "api", "cli"},
+    "engines": BELOW_RUNNING | {"running", "analysis", "validation", "engines"},
+    "cli": BELOW_RUNNING | {"running", "analysis", "validation", "api", "engines", "cli"},
 }
 
 
@@ -87,6 +89,9 @@ def test_the_check_sees_an_upward_import():
     assert upward("harness.core.cases", "def f():\n    import harness.agents.grep\n", modules)
     assert upward("harness.isolation.sandbox", "from judges import grading\n", modules)
     assert not upward("harness.running.runner", "from judges.grading import grade_deterministic\n", modules)
+    assert upward("harness.validation.validate", "from harness.engines import harbor_export\n", modules)
+    assert upward("harness.engines.harbor_export", "from harness.cli import common\n", modules)
+    assert not upward("harness.cli.export", "from harness.engines.harbor_export import export_cases\n", modules)
 
 
 def test_no_import_cycle():

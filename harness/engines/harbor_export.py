@@ -132,6 +132,7 @@ def _clear(task: Path) -> None:
 def export_case(case: Case, out: Path, allowed_hosts: tuple[str, ...] = ()) -> Path:
     """Write ``case`` as the Harbor task ``out/<case.id>``; returns its folder."""
     task = Path(out) / case.id
+    task.parent.mkdir(parents=True, exist_ok=True)
     _clear(task)
     staging = Path(tempfile.mkdtemp(prefix=f".{case.id}-", dir=out))
     try:
@@ -164,5 +165,4 @@ def export_case(case: Case, out: Path, allowed_hosts: tuple[str, ...] = ()) -> P
 
 
 def export_cases(cases: list[Case], out: Path, allowed_hosts: tuple[str, ...] = ()) -> list[Path]:
-    Path(out).mkdir(parents=True, exist_ok=True)
     return [export_case(case, Path(out), allowed_hosts) for case in cases]

@@ -49,8 +49,13 @@ class AgentPhase(_Section):
 
 
 class VerifierPhase(_Section):
+    """The verifier runs in a fresh container of the same image ("separate"), with /app collected from the
+    agent's container as an artifact: nothing the agent left running, and no change it made outside /app
+    (site-packages, the interpreter, /tests), reaches the verification."""
+
     timeout_sec: float
     network_mode: str = "no-network"
+    environment_mode: str = "separate"
 
 
 class EnvironmentSection(_Section):
@@ -66,6 +71,7 @@ class TaskToml(_Section):
     """What we write to task.toml: a subset of Harbor's TaskConfig, in its field names."""
 
     schema_version: str = HARBOR_SCHEMA_VERSION
+    artifacts: list[str] = Field(default_factory=lambda: [APP_DIR])  # what the separate verifier gets
     task: TaskInfo
     metadata: dict[str, str | dict[str, str]]
     agent: AgentPhase
@@ -114,7 +120,8 @@ def _toml_value(value) -> str:
 def render_toml(config: TaskToml) -> str:
     """task.toml text: top-level keys, then one table per section in a fixed order (tomllib reads it back)."""
     data = config.model_dump(exclude_none=True)
-    lines = [f"schema_version = {_toml_value(data.pop('schema_version'))}"]
+    lines = [f"schema_version = {_toml_value(data.pop('schema_version'))}",
+             f"artifacts = {_toml_value(data.pop('artifacts'))}"]
 
     def table(name: str, body: dict) -> None:
         lines.append("")

@@ -7,6 +7,9 @@ bubblewrap (``--cap-drop ALL``, no network, its own PID namespace) with only the
 built the way the Dockerfile builds it (``pip install torch==2.13.0 numpy pydantic`` into a Python 3.11 venv:
 ``python3.11 -m venv V && V/bin/pip install torch==2.13.0 numpy==2.4.6 pydantic==2.14.4``) in view.
 
+The verifier runs in a separate fresh root, as task.toml asks Harbor (``environment_mode = "separate"``,
+``artifacts = ["/app"]``): only the agent's /app is carried over.
+
 The trials that prove a task (``TRIALS``): ``oracle`` (solve.sh, then test.sh: reward 1), ``untouched`` (the
 broken repo: 0), ``overfix`` (the key's first over-fix applied: 0), ``exit_hook`` (the gold files with an
 ``atexit`` hook that prints a passing verdict line: 0, tampering failing). Not emulated: Docker itself, the
@@ -25,7 +28,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from harness.core.cases import Case
-from harness.workspaces.workspace import apply_patch
+from harness.workspaces.workspace import apply_patch, copy_tree_safely
 
 TRIALS = ("oracle", "untouched", "overfix", "exit_hook")
 EXPECTED_REWARD = {"oracle": 1, "untouched": 0, "overfix": 0, "exit_hook": 0}
@@ -101,6 +104,17 @@ def prepare(task: Path, case: Case, trial: str, root: Path) -> str:
     return note
 
 
+def separate_verifier(task: Path, root: Path) -> Path:
+    """The verifier's fresh container (task.toml: ``[verifier] environment_mode = "separate"``): the agent's /app
+    collected as an artifact (links that leave it dropped, as Harbor's tar ``data`` filter does), /tests uploaded,
+    an empty /logs/verifier; nothing else of the agent's container."""
+    fresh = root / "verifier-container"
+    copy_tree_safely(root / "app", fresh / "app")
+    shutil.copytree(task / "tests", fresh / "tests", symlinks=True)
+    (fresh / "logs" / "verifier").mkdir(parents=True)
+    return fresh
+
+
 def run_trial(task: Path, case: Case, trial: str, venv: Path, timeout: float = 1800.0) -> TrialResult:
     """One emulated trial; ``ok`` when its reward is the one the trial must get."""
     root = Path(tempfile.mkdtemp(prefix=f"mldb-trial-{case.id}-{trial}-"))
@@ -116,9 +130,9 @@ def run_trial(task: Path, case: Case, trial: str, venv: Path, timeout: float = 1
             shutil.rmtree(root / "solution")  # Harbor uploads the solution for the oracle agent only
             if trial == "exit_hook":
                 note = f"atexit hook in {_plant_exit_hook(root / 'app', case)}"
-        shutil.copytree(task / "tests", root / "tests", symlinks=True)  # uploaded after the agent stopped
-        verified = run_in_trial(root, venv, "bash /tests/test.sh", timeout)
-        reward_file = root / "logs" / "verifier" / "reward.json"
+        verifier_root = separate_verifier(task, root)
+        verified = run_in_trial(verifier_root, venv, "bash /tests/test.sh", timeout)
+        reward_file = verifier_root / "logs" / "verifier" / "reward.json"
         rewards = json.loads(reward_file.read_text()) if reward_file.is_file() else None
         expected = EXPECTED_REWARD[trial]
         ok = rewards is not None and rewards.get("reward") == expected
