@@ -20,7 +20,9 @@ Inside Harbor's verifier container there is no bubblewrap. When this script runs
 the agent's code (the measuring half, the README run) runs as ``nobody`` in copies only that user may write,
 so it can write neither /tests nor /logs; every process of that user is killed after each run (a daemon
 left to rewrite reward.json later dies), and /tests is hashed before and after. What that does and does not
-protect: docs/engines.md, "Harbor export".
+protect: docs/engines.md, "Harbor export". So it is meant for the task's container (or the emulated one,
+harness.engines.harbor_trial) only: run as root on a shared machine it would kill that machine's ``nobody``
+processes.
 """
 
 from __future__ import annotations
