@@ -176,3 +176,29 @@ def test_cli_export_harbor(tmp_path):
     assert (tmp_path / "ds" / "case_01" / "task.toml").is_file()
     res = CliRunner().invoke(app, ["export", "harbor", str(tmp_path / "ds"), "case_99"])
     assert res.exit_code == 2 and "no such case" in res.output
+
+
+def test_rewards_replace_a_planted_link_instead_of_following_it(tmp_path):
+    target = tmp_path / "elsewhere.json"
+    target.write_text("theirs")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "reward.json").symlink_to(target)
+    harbor_grade._write_replacing(logs / "reward.json", '{"reward": 0}')
+    assert target.read_text() == "theirs"
+    assert not (logs / "reward.json").is_symlink() and json.loads((logs / "reward.json").read_text()) == {"reward": 0}
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="lock_down acts only as root, as in Harbor's container")
+def test_lock_down_undoes_harbors_chmod_777(tmp_path):
+    tests, logs = tmp_path / "tests", tmp_path / "logs"
+    (tests / "verifier").mkdir(parents=True)
+    (tests / "verifier" / "decide.py").write_text("x")
+    (tests / "test.sh").write_text("x")
+    logs.mkdir()
+    for p in (tests, tests / "verifier", tests / "verifier" / "decide.py", tests / "test.sh", logs):
+        p.chmod(0o777)
+    harbor_grade.lock_down(tests, logs)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in (tests, tests / "verifier", tests / "verifier" / "decide.py",
+                                                           tests / "test.sh", logs)}
+    assert modes == {"tests": 0o755, "verifier": 0o755, "decide.py": 0o644, "test.sh": 0o755, "logs": 0o755}
