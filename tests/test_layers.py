@@ -26,7 +26,7 @@ ALLOWED = {
     "validation": BELOW_RUNNING | {"running", "analysis", "validation"},
     "engines": BELOW_RUNNING | {"running", "analysis", "validation", "engines"},
     "api": BELOW_RUNNING | {"running", "analysis", "validation", "api"},
-    "cli": BELOW_RUNNING | {"running", "analysis", "validation", "engines", "api", "cli"},
+    "cli": BELOW_RUNNING | {"running", "analysis", "validation", "api", "engines", "cli"},
 }
 
 
@@ -89,6 +89,9 @@ def test_the_check_sees_an_upward_import():
     assert upward("harness.core.cases", "def f():\n    import harness.agents.grep\n", modules)
     assert upward("harness.isolation.sandbox", "from judges import grading\n", modules)
     assert not upward("harness.running.runner", "from judges.grading import grade_deterministic\n", modules)
+    assert upward("harness.validation.validate", "from harness.engines import harbor_export\n", modules)
+    assert upward("harness.engines.harbor_export", "from harness.cli import common\n", modules)
+    assert not upward("harness.cli.export", "from harness.engines.harbor_export import export_cases\n", modules)
 
 
 def test_no_import_cycle():

@@ -9,6 +9,7 @@ from harness.cli import cases  # noqa: F401  (validate, verify, new-case, cases)
 from harness.cli import judge  # noqa: F401  (judge, judge-eval, import-seed)
 from harness.cli import blind, results, session  # noqa: F401  (blind ..., report, compare, gate, leaderboard, session ...)
 from harness.cli import imports  # noqa: F401  (import harbor, import inspect)
+from harness.cli import export  # noqa: F401  (export harbor)
 from harness.cli.common import app
 
 

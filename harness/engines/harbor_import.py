@@ -7,7 +7,7 @@ Harbor (laude-institute/harbor 0.26) writes a job folder with one folder per tri
                                               verifier_result.rewards, exception_info, timings
     JOB_DIR/<trial>/agent/trajectory.json     the agent's ATIF trajectory
     JOB_DIR/<trial>/verifier/reward.json      the verifier's rewards (reward.txt: one number)
-    JOB_DIR/<trial>/artifacts/workspace/      the agent's final files, when the task collected them
+    JOB_DIR/<trial>/artifacts/app/            the agent's final /app, collected by the exported task (artifacts = ["/app"]; Harbor mirrors an artifact's absolute source path under artifacts/)
 
 Each trial becomes one sample, written with the runner's own writers (TranscriptWriter,
 ``sample_record``, ``append_sample``, ``write_manifest``): the trajectory becomes the transcript, the
@@ -52,7 +52,7 @@ VERIFIER_GRADER = "harbor_verifier"
 REWARD_CRITERIA = ("fix_verified", "location_match", "fallback_added", "tampering")
 # Harbor's exception for an agent that ran out of time: the verifier still ran, so the trial is graded
 TIMEOUT_EXCEPTIONS = {"AgentTimeoutError"}
-FINAL_FILES = Path("artifacts") / "workspace"
+FINAL_FILES = Path("artifacts") / "app"  # task.toml: artifacts = ["/app"] (harness/engines/harbor_task.py)
 TRAJECTORY = Path("agent") / "trajectory.json"
 
 

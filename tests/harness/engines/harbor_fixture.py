@@ -12,7 +12,7 @@ JOB = ROOT / "tests" / "fixtures" / "harbor_jobs" / "job_small"
 def job_copy(dest: Path) -> Path:
     job = Path(dest) / JOB.name
     shutil.copytree(JOB, job)
-    for kept in job.glob("*/artifacts/workspace"):
+    for kept in job.glob("*/artifacts/app"):
         case_id = kept.parent.parent.name.split("__")[0]
         shutil.copytree(ROOT / "cases" / case_id, kept, dirs_exist_ok=True,
                         ignore=lambda folder, names: [n for n in names if (kept / Path(folder).relative_to(ROOT / "cases" / case_id) / n).exists()])

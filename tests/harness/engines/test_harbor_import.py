@@ -93,7 +93,7 @@ def test_forged_final_files_and_leaks_in_the_trajectory(tmp_path):
     """A kept workspace's links stay links (nothing outside the job is read); a canary in the trajectory fails
     answer_leak; a trial folder that is a link is not a trial."""
     job = job_copy(tmp_path)
-    kept = job / "case_01__Q7mJx2a" / "artifacts" / "workspace"
+    kept = job / "case_01__Q7mJx2a" / "artifacts" / "app"
     (kept / "data.py").unlink()
     os.symlink("/etc/passwd", kept / "data.py")
     traj = job / "case_01__Q7mJx2a" / "agent" / "trajectory.json"
