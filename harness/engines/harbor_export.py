@@ -34,7 +34,8 @@ GRADER_SCRIPT = Path(__file__).with_name("harbor_grade.py")
 VENDORED = (
     "harness/__init__.py", "harness/models.py",
     "harness/core/__init__.py", "harness/core/case_records.py", "harness/core/cases.py", "harness/core/criteria.py",
-    "harness/core/errors.py", "harness/core/events.py", "harness/core/hashing.py", "harness/core/record.py",
+    "harness/core/diffs.py", "harness/core/errors.py", "harness/core/events.py", "harness/core/hashing.py",
+    "harness/core/record.py",
     "harness/core/run_records.py", "harness/core/transcript.py", "harness/core/verdicts.py",
     "harness/workspaces/__init__.py", "harness/workspaces/workspace.py",
     "judges/__init__.py", "judges/deterministic.py", "judges/fallback.py", "judges/fallback_collect.py",
