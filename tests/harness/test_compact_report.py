@@ -91,3 +91,28 @@ def test_why_prints_each_failing_check_with_the_verifiers_first_failure(tmp_path
     assert "\x1b" not in res.output  # an escape sequence from the agent is shown, not sent to the terminal
     missing = invoke("report", run, "--why", "case_07")
     assert missing.exit_code == 2 and "no sample of that case" in missing.output
+
+
+def test_report_in_a_real_100_column_terminal_wraps_no_line(tmp_path):
+    """The whole `report` output (tables, legend, costs) in a pseudo-terminal of 100 columns (util-linux
+    `script`), as a user in such a terminal sees it: no line over 100 characters once colours are stripped."""
+    import os
+    import re
+    import shlex
+    import shutil
+    import subprocess
+    import sys
+
+    import pytest
+
+    if not shutil.which("script"):
+        pytest.skip("util-linux `script` (a pseudo-terminal) is not installed")
+    run = big_run(tmp_path)
+    inner = f"stty cols 100 rows 50; {shlex.quote(sys.executable)} -m harness.cli report {shlex.quote(str(run))}"
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")} | {"TERM": "xterm-256color"}
+    out = subprocess.run(["script", "-qec", inner, "/dev/null"], capture_output=True, env=env, timeout=120)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", "", out.stdout.decode("utf-8", "replace"))
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    assert out.returncode == 0, text[-2000:]
+    assert any(line.startswith("case_") for line in lines) and any("✓" in line for line in lines)
+    assert max(len(line) for line in lines) <= 100, max(lines, key=len)
