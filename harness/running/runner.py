@@ -67,7 +67,10 @@ class Execution:
 
 @contextmanager
 def _stop_on_signals():
-    """SIGTERM behaves like Ctrl-C (KeyboardInterrupt in the main thread) while samples run."""
+    """SIGTERM and SIGINT behave like Ctrl-C (KeyboardInterrupt in the main thread) while samples run. SIGINT
+    is set too: a process started in the background by a non-interactive shell (`cmd &` in a script, as CI
+    or a supervisor may start a run) inherits SIGINT ignored, and Python then leaves it ignored, so a
+    `kill -INT` would not stop the run."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -75,11 +78,12 @@ def _stop_on_signals():
     def raise_interrupt(signum, frame):
         raise KeyboardInterrupt(f"signal {signum}")
 
-    old = signal.signal(signal.SIGTERM, raise_interrupt)
+    old = {sig: signal.signal(sig, raise_interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def _raise_fd_limit() -> None:

@@ -354,7 +354,11 @@ def test_a_verifier_error_caused_by_the_agents_files_is_the_agents_fail(quick, t
 def test_signal_stops_the_run_cleanly(mode, sig, mini_root, tmp_path):
     marker = "31.789"
     root = quick_root(mini_root, sleep=marker)
-    proc = cli_process(["run", "--agent", "reference", "--epochs", "3", "--sandbox", mode, "--out", tmp_path / "out"], root)
+    # SIGINT starts ignored, as for a run started in the background by a script (`cmd &`): the run must
+    # still stop on it (it did not, before the runner set its own SIGINT handler)
+    ignore_sigint = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sig == signal.SIGINT else None
+    proc = cli_process(["run", "--agent", "reference", "--epochs", "3", "--sandbox", mode, "--out", tmp_path / "out"], root,
+                       preexec_fn=ignore_sigint)
     try:
         wait_for(lambda: processes_with(f"sleep {marker}"), 60, "the first sample's command")
         run_dir = only_run(tmp_path / "out")
