@@ -108,16 +108,21 @@ def harness_options(argv) -> dict:
     verdict-only verification that stops at a failing first seed) and ``--no-readme`` (skip the
     README-run checks in that first phase). Anything else is an error: a verifier never guesses what it
     was asked. A decision on fewer seeds or without the README run carries ``partial``; the harness
-    never takes it for a full verification's verdict (harness/verification.py)."""
-    opts = {"seeds": None, "readme": True}
+    never takes it for a full verification's verdict (harness/verification.py). ``--pristine-cache=DIR``
+    (deciding half, inside ``validate`` only): a folder the deciders of one validation share for what they
+    compute from the unchanged case alone (``pristine_memo``)."""
+    opts = {"seeds": None, "readme": True, "pristine_cache": None}
     for arg in argv:
         value = arg.split("=", 1)[1] if arg.startswith("--seeds=") else ""
         if value.isdigit() and int(value) >= 1:
             opts["seeds"] = int(value)
         elif arg == "--no-readme":
             opts["readme"] = False
+        elif arg.startswith("--pristine-cache=") and Path(arg.split("=", 1)[1]).is_dir():
+            opts["pristine_cache"] = Path(arg.split("=", 1)[1])
         else:
-            print(f"verifylib: unknown option {arg!r} (known: --seeds=N, --no-readme)", file=sys.stderr)
+            print(f"verifylib: unknown option {arg!r} (known: --seeds=N, --no-readme, --pristine-cache=DIR)",
+                  file=sys.stderr)
             sys.exit(2)  # neither pass (0) nor fail (1): the verifier could not run
     return opts
 
@@ -260,6 +265,30 @@ class Checks:
         sys.exit(0 if passed else 1)
 
 
+_PRISTINE_CACHE = {"dir": None}  # set by decide_main from --pristine-cache
+
+
+def pristine_memo(name, compute):
+    """``compute()`` (a JSON value computed from the unchanged case alone: its training at a seed and
+    settings), or what a decider of the same validation computed for ``name`` on this case, sandbox and
+    kernel (the harness gives each of those its own folder). Outside ``validate`` there is no folder and
+    it always computes: grading never reuses a result. JSON keeps floats exactly, so a reused value is
+    the computed one bit for bit."""
+    folder = _PRISTINE_CACHE["dir"]
+    if folder is None:
+        return compute()
+    path = folder / f"{name}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    value = compute()
+    tmp = folder / f".{name}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(value), encoding="utf-8")
+    tmp.replace(path)
+    return value
+
+
 def pristine_case() -> Path:
     """The unchanged case folder, read-only, shipped in the verifier's own bundle (never the agent's
     files). A decider that needs "what the repo does today" copies it to a temp folder and runs it
@@ -378,6 +407,7 @@ def decide_main(decide, seeds=SEEDS, readme=None, readme_seed=0):
     are exactly the full verification's README checks, which the harness's early stop relies on."""
     out = Path(sys.argv[1]).resolve()
     opts = harness_options(sys.argv[2:])
+    _PRISTINE_CACHE["dir"] = opts["pristine_cache"]
     asked = tuple(seeds)
     seeds = select_seeds(asked, opts["seeds"])
     readme_checked = opts["readme"] and readme_seed in seeds

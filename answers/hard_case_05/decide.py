@@ -71,7 +71,7 @@ import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, pristine_case, printed_numbers, step_lines  # noqa: E402
+from verifylib import Unreadable, decide_main, pristine_case, pristine_memo, printed_numbers, step_lines  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -182,8 +182,9 @@ def pristine_copy():
 def pristine_run(tag, seed, x_val, y_val, vocab):
     """Validation loss and console of the unchanged repo trained at this seed and run's settings, in this
     process: same sandbox, same CPU kernel (ATEN_CPU_CAPABILITY), one thread, as the measuring half.
-    Training does not read the panel, so a fix of the panel alone reproduces this bit for bit."""
-    if (tag, seed) not in PRISTINE:
+    Training does not read the panel, so a fix of the panel alone reproduces this bit for bit. Inside
+    ``validate`` the deciders of one call on the same kernel share it (verifylib.pristine_memo)."""
+    def train_unchanged():
         root = pristine_copy()
         out, cwd = io.StringIO(), os.getcwd()
         try:
@@ -198,7 +199,10 @@ def pristine_run(tag, seed, x_val, y_val, vocab):
             os.chdir(cwd)
         ours = load_weights(dict(model.state_dict()), vocab)
         with torch.no_grad():
-            PRISTINE[(tag, seed)] = {"val": F.cross_entropy(ours(x_val), y_val).item(), "stdout": out.getvalue()}
+            return {"val": F.cross_entropy(ours(x_val), y_val).item(), "stdout": out.getvalue()}
+
+    if (tag, seed) not in PRISTINE:
+        PRISTINE[(tag, seed)] = pristine_memo(f"{tag}-seed{seed}", train_unchanged)
     return PRISTINE[(tag, seed)]
 
 

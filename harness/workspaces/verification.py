@@ -161,8 +161,15 @@ class _Verification:
         return _process(res), clean
 
     def decide(self, clean: Path, extra: list[str], name: str):
+        """The deciding half on the harvested measurements; inside ``validate`` it also gets the folder the
+        call's deciders share for the unchanged case's own runs (``verify_memo.pristine_folder``)."""
+        from harness.workspaces import verify_memo
+
+        shared = verify_memo.pristine_folder(self.case.id, self.sandbox)
+        mounts = (Mount(self.bundle), Mount(clean)) + ((Mount(shared, writable=True),) if shared else ())
+        extra = [*extra, *([f"--pristine-cache={shared}"] if shared else [])]
         return self.sandbox.run_argv([sys.executable, "-I", str(self.bundle / self.case.key.decide), str(clean), *extra],
-                                     clean, DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=(Mount(self.bundle), Mount(clean)),
+                                     clean, DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=mounts,
                                      scratch=self.tmp / f"decide-scratch-{name}")
 
 

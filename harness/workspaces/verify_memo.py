@@ -68,6 +68,19 @@ def active() -> bool:
     return _folder is not None
 
 
+def pristine_folder(case_id: str, sandbox) -> Path | None:
+    """The folder the deciding processes of this call share for what they compute from the unchanged case
+    alone (``verifylib.pristine_memo``: the case_05 pair trains the unchanged repo at each seed to bound
+    the agent's training), one per case, sandbox and kernel level; None outside ``validate``. Only deciders
+    (trusted code, never the agent's) get it."""
+    if _folder is None:
+        return None
+    parts = [case_id, getattr(sandbox, "name", "?"), getattr(sandbox, "kernel", None)]
+    folder = _folder / "pristine" / hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def _key(case_id: str, tree: Path, sandbox, seeds: int | None) -> str:
     parts = [case_id, tree_digest(tree), getattr(sandbox, "name", "?"), getattr(sandbox, "kernel", None), seeds]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]

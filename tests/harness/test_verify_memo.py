@@ -145,3 +145,41 @@ def test_a_graded_sample_inside_validate_reuses_a_kept_verdict_but_still_runs_it
             pass
     verification.verify_tree(case, tree, Box(), guard=lambda: guarded.append(1))  # outside validate: verified
     assert runs == [1, 1]
+
+
+def test_deciders_share_a_pristine_folder_per_case_and_kernel_only_inside_validate(tmp_path):
+    assert verify_memo.pristine_folder("case_05", Box()) is None
+
+    class Default(Box):
+        kernel = "default"
+
+    with verify_memo.enabled(tmp_path / "memo"):
+        native = verify_memo.pristine_folder("case_05", Box())
+        assert native.is_dir() and native == verify_memo.pristine_folder("case_05", Box())
+        assert verify_memo.pristine_folder("case_05", Default()) != native
+        assert verify_memo.pristine_folder("hard_case_05", Box()) != native
+
+
+def test_pristine_memo_computes_once_per_name_and_always_without_a_folder(tmp_path, monkeypatch):
+    """verifylib.pristine_memo: a value computed by one decider is the next one's, exactly (floats too)."""
+    import importlib
+    import sys
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "answers"))
+    verifylib = importlib.import_module("verifylib")
+    monkeypatch.setitem(verifylib._PRISTINE_CACHE, "dir", None)
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"val": 0.1 + 0.2, "stdout": "step 1 | val 2.3\n"}
+
+    assert verifylib.pristine_memo("default-seed0", compute) == compute()
+    assert len(calls) == 2  # no folder: grading always computes
+    monkeypatch.setitem(verifylib._PRISTINE_CACHE, "dir", tmp_path)
+    first = verifylib.pristine_memo("default-seed0", compute)
+    assert verifylib.pristine_memo("default-seed0", compute) == first and first["val"] == 0.1 + 0.2
+    assert len(calls) == 3
+    verifylib.pristine_memo("high_lr-seed0", compute)
+    assert len(calls) == 4 and sorted(p.name for p in tmp_path.iterdir()) == ["default-seed0.json", "high_lr-seed0.json"]
+    sys.modules.pop("verifylib", None)
