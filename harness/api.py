@@ -289,14 +289,17 @@ class Validation:
 def validate(case_ids: Optional[list[str]] = None, tier: str = "all", sandbox: str = "auto",
              jobs: Optional[int] = None, only: Optional[str] = None, kernels: Optional[str] = None,
              kernels_scope: str = "all", kernels_only: bool = False, margins: bool = False,
-             progress: Optional[Callable] = None, info: Warn = _ignore) -> Validation:
+             progress: Optional[Callable] = None, info: Warn = _ignore,
+             sample: Optional[int] = None, sample_seed: int = 0) -> Validation:
     """Check each case (``validate``); ``only`` is ``CHECK[,CHECK]``, ``kernels`` e.g. ``default,avx2`` or
-    ``all``, ``margins`` verifies every patch in full. ``progress`` gets each check as it finishes."""
+    ``all``, ``margins`` verifies every patch in full. ``progress`` gets each check as it finishes.
+    ``sample``: only that many of each case's corpus, blind-solve and generated patch verdicts, drawn by
+    ``sample_seed`` (a quicker pass; every other check runs)."""
     from harness.core.cases import check_tier, find_root
     from harness.core.cases import load_cases as _load
     from harness.isolation.kernels import native_level, parse_levels
     from harness.isolation.sandbox import get_sandbox
-    from harness.validation.check_select import check_patterns, parse_only
+    from harness.validation.check_select import check_patterns, parse_only, sampler
     from harness.validation.validate import KERNEL_SCOPES, check_names, validate_cases
 
     root = find_root()
@@ -314,5 +317,6 @@ def validate(case_ids: Optional[list[str]] = None, tier: str = "all", sandbox: s
         info(f"kernel levels checked: {', '.join(levels)} (native: {native_level()})")
     results = validate_cases(case_list, root, box, jobs=jobs or os.cpu_count() or 1, progress=progress,
                              only=selected, kernels=levels, kernel_scope=kernels_scope, native=not kernels_only,
-                             verdict_only=not margins)
+                             verdict_only=not margins,
+                             select=None if sample is None else sampler(sample, sample_seed))
     return Validation(cases=case_list, results=results, levels=levels)

@@ -5,28 +5,97 @@ time, mostly on one core. So the selected cases' validation starts in the backgr
 ends, one check at a time while the other tests use the other core, and widens to every core when
 the validation tests are reached (``result``). Only the cases whose tests were selected are validated
 (``pytest tests/test_case_validation.py -k case_01`` validates case_01 alone).
+
+All of it does not fit the suite's hour on a 2-core CPU without AVX-512 (every check of every case is
+about 3 hours there: bench/validation_time.md), so a run checks (``Plan``):
+- every selected case: the checks that run no training (leak scan, entry points, placeholders, sizes, the
+  grep baseline, ...) and its portable verdicts, gold passes and broken fails under torch's ``default``
+  kernels (every CPU has them), with the README's output blocks reproduced there;
+- a few cases drawn by the run's seed (at least one per tier): every check, with a drawn few of their
+  patch verdicts (corpus, recorded blind solves, generated verifier-recognising fixes).
+The seed is the UTC day number unless given, so each day's runs check other cases and patches, and a
+failure repeats under the seed the run's last lines print. ``ml-debug-bench validate --tier all`` (with
+``--kernels default --kernels-scope gold-broken``) checks everything, as a release does.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import threading
 import time
 from collections import defaultdict
+from typing import NamedTuple
 
 from harness.core.cases import find_root, load_cases
 from harness.core.errors import BenchError
 from harness.isolation.sandbox import get_sandbox
 from harness.validation import validate as V
+from harness.validation.check_select import sample_names
 
 KERNELS = ["default"]  # every CPU has it: docs/integrity.md, "Portable verdicts"
+# The checks that train nothing: every selected case runs them on every run.
+STATIC_CHECKS = {"leak_scan", "entry_points_exist", "stray_artifacts", "placeholders_filled", "corpus_size",
+                 "over_fixes_named", "grep_baseline", "hard_size", "hard_construct_hits", "blind_solves_recorded",
+                 "frontier_entry"}
 _state: dict = {}
 
 
+class Plan(NamedTuple):
+    """What this run validates: ``deep`` cases in full (the rest: static checks and portable verdicts), with
+    ``per_case`` patch verdicts each (None: every one), drawn by ``seed``."""
+
+    deep: frozenset[str]
+    per_case: int | None
+    seed: int
+
+    def select(self, case, names: list[str]) -> set[str]:
+        if case.id not in self.deep:
+            return {n for n in names if n in STATIC_CHECKS or n.startswith("kernel[")}
+        return set(names) if self.per_case is None else sample_names(case.id, names, self.per_case, self.seed)
+
+    def describe(self) -> str:
+        patches = "every patch verdict" if self.per_case is None else f"{self.per_case} patch verdicts each"
+        return (f"validated in full: {', '.join(sorted(self.deep)) or 'none'} ({patches}); every case: static checks "
+                f"and gold/broken/README under default kernels. Seed {self.seed} (repeat: MLDB_VALIDATE_SEED="
+                f"{self.seed}; everything: MLDB_VALIDATE_DEEP=all MLDB_VALIDATE_SAMPLE=all)")
+
+
+def _count(name: str, default: str) -> int | None:
+    text = os.environ.get(name, default).strip().lower()
+    if text == "all":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise SystemExit(f"{name}={text!r}: a number or 'all'") from None
+
+
+def plan(case_ids: list[str]) -> Plan:
+    """``MLDB_VALIDATE_DEEP`` cases in full (default 2, at least one per tier when it allows; ``all``), each with
+    ``MLDB_VALIDATE_SAMPLE`` patch verdicts (default 3; ``all``), drawn by ``MLDB_VALIDATE_SEED`` (default: the
+    UTC day number). When no more cases are selected than that, every one is validated in full."""
+    seed_text = os.environ.get("MLDB_VALIDATE_SEED")
+    seed = int(seed_text) if seed_text else int(time.time() // 86400)
+    deep_n, per_case = _count("MLDB_VALIDATE_DEEP", "2"), _count("MLDB_VALIDATE_SAMPLE", "3")
+    if deep_n is None or len(case_ids) <= deep_n:
+        return Plan(frozenset(case_ids), per_case, seed)
+    rng = random.Random(seed)
+    by_tier: dict[str, list[str]] = defaultdict(list)
+    for case_id in sorted(case_ids):
+        by_tier[case_id.rsplit("_case_", 1)[0] if "_case_" in case_id else "standard"].append(case_id)
+    pools = [rng.sample(ids, len(ids)) for _, ids in sorted(by_tier.items())]
+    deep: list[str] = []
+    while len(deep) < deep_n:
+        for pool in pools:
+            if pool and len(deep) < deep_n:
+                deep.append(pool.pop())
+    return Plan(frozenset(deep), per_case, seed)
+
+
 def _validate(case_ids: list[str], width) -> tuple[dict, dict]:
-    """Every case that loads, validated in one call together with gold, broken and the README's output blocks
-    again under ``default`` kernels; a case that does not load is its own failure (one unfinished case does
-    not hide the others)."""
+    """The selected cases that load, validated in one call as ``_state["plan"]`` says; a case that does not
+    load is its own failure (one unfinished case does not hide the others)."""
     root = find_root()
     cases, broken = [], {}
     for case_id in case_ids:
@@ -35,7 +104,7 @@ def _validate(case_ids: list[str], width) -> tuple[dict, dict]:
         except BenchError as exc:
             broken[case_id] = str(exc)
     out = V.validate_cases(cases, root, get_sandbox("auto"), jobs=os.cpu_count() or 1, kernels=KERNELS,
-                           kernel_scope="gold-broken", width=width, progress=_note)
+                           kernel_scope="gold-broken", width=width, progress=_note, select=_state["plan"].select)
     return out, broken
 
 
@@ -47,7 +116,7 @@ def start(case_ids: list[str]) -> None:
     """Begin validating ``case_ids`` in a background thread, one check at a time."""
     if _state:
         return
-    _state.update(width=1, ids=list(case_ids), started=time.monotonic())
+    _state.update(width=1, ids=list(case_ids), started=time.monotonic(), plan=plan(list(case_ids)))
 
     def run() -> None:
         try:
@@ -57,6 +126,10 @@ def start(case_ids: list[str]) -> None:
 
     _state["thread"] = threading.Thread(target=run, name="case-validation", daemon=True)
     _state["thread"].start()
+
+
+def current_plan() -> Plan:
+    return _state["plan"]
 
 
 def result(case_ids: list[str]) -> tuple[dict, dict]:
@@ -93,4 +166,5 @@ def summary() -> list[str]:
              f"on one core, then {_state['ended'] - _state['widened']:,.0f} s on {os.cpu_count()} cores"]
     for kind, ds in sorted(by_kind.items(), key=lambda kv: -sum(kv[1]))[:12]:
         lines.append(f"  {kind:<44} {len(ds):>4} checks {sum(ds):>8,.0f} s")
+    lines.append("  " + _state["plan"].describe())
     return lines

@@ -33,7 +33,12 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
                  kernels_only: bool = typer.Option(False, "--kernels-only", help="only the --kernels checks, not the "
                                                    "native validation"),
                  margins: bool = typer.Option(False, "--margins", help="verify every patch in full and print, per "
-                                              "case, how close each numeric check comes to its bound")):
+                                              "case, how close each numeric check comes to its bound"),
+                 sample: Optional[int] = typer.Option(None, "--sample", min=0, help="N: only N of each case's "
+                                                      "corpus, blind-solve and generated patch verdicts (one correct "
+                                                      "fix among them), every other check in full"),
+                 sample_seed: int = typer.Option(0, "--sample-seed", help="the draw behind --sample (the same seed "
+                                                 "draws the same patches)")):
     """Check each case: leak scan, entry points, README output, broken fails, gold passes, over-fixes and
     wrong corpus fixes rejected, correct corpus fixes accepted, verifier-recognising fixes rejected by the
     README run, placeholders filled, oracle full marks, floor zero, the grep baseline's location; on hard and
@@ -53,7 +58,7 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
 
     try:
         done = api.validate(cases, tier, sandbox, jobs, only, kernels, kernels_scope, kernels_only, margins,
-                            progress=progress, info=err.print)
+                            progress=progress, info=err.print, sample=sample, sample_seed=sample_seed)
     except BenchError as exc:
         _fail(exc)
     results, case_list = done.results, done.cases
@@ -70,7 +75,9 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
     if failures:
         out.print(f"[red]{len(failures)} check(s) failed:[/] " + escape(", ".join(f"{c.case_id} {c.name}" for c in failures)))
         raise typer.Exit(1)
-    out.print(f"[green]all checks passed for {len(case_list)} case(s)[/]")
+    out.print(f"[green]all checks passed for {len(case_list)} case(s)[/]"
+              + (f" (patch verdicts sampled: {sample} per case, --sample-seed {sample_seed})"
+                 if sample is not None else ""))
 
 
 def _print_margins(results, cases) -> None:

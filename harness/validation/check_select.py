@@ -7,7 +7,13 @@ selected checks' jobs run; the hard tier's derived checks bring the checks they 
 
 from __future__ import annotations
 
+import random
+
 from harness.core.errors import ConfigError
+
+# The checks ``validate --sample N`` draws from: one patch's verdict each, many per case. Every other check
+# (gold, broken, over-fixes, README output, agents, kernels, the hard tier's) always runs.
+SAMPLED_KINDS = ("corpus_accept", "corpus_reject", "blind_solve_reverified", "verifier_recognising")
 
 # The checks a derived check (computed after the others, ``validate.derived_hard_checks``) reads.
 DERIVED_INPUTS = {"hard_seeds_reproduce": ("verifier_fails_on_broken", "broken_runs_in_budget", "hard_seed_runs"),
@@ -87,3 +93,25 @@ def check_patterns(only: list[str] | None, names: list[str]) -> None:
         known = sorted(dict.fromkeys(n.split(":", 1)[0] for n in names)) + sorted(n for n in names if ":" in n)
         raise ConfigError(f"--only {', '.join(unknown)}: no such check; known: {', '.join(known[:60])}"
                           + (" ..." if len(known) > 60 else ""))
+
+
+def sampled_kind(name: str) -> bool:
+    return name.split(":", 1)[0] in SAMPLED_KINDS
+
+
+def sample_names(case_id: str, names: list[str], per_case: int, seed: int) -> set[str]:
+    """``names`` with only ``per_case`` of the patch verdicts (``SAMPLED_KINDS``) kept: one correct fix when the
+    case has any (an accept is what a too-strict verifier gets wrong), the rest drawn from every other patch. The
+    draw depends on the seed and the case alone, so a failure seen under a seed is seen again under it."""
+    pool = sorted(n for n in names if sampled_kind(n))
+    rng = random.Random(f"{seed}:{case_id}")
+    accepts = [n for n in pool if n.startswith("corpus_accept:")]
+    chosen = set(rng.sample(accepts, 1)) if accepts and per_case > 0 else set()
+    rest = [n for n in pool if n not in chosen]
+    chosen |= set(rng.sample(rest, max(0, min(len(rest), per_case - len(chosen)))))
+    return {n for n in names if not sampled_kind(n)} | chosen
+
+
+def sampler(per_case: int, seed: int):
+    """A ``validate_cases(select=...)`` that keeps every check but ``per_case`` drawn patch verdicts."""
+    return lambda case, names: sample_names(case.id, names, per_case, seed)

@@ -122,7 +122,8 @@ def _run_pool(work: list[tuple], jobs: int, width, memo: Path, finished) -> None
 def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progress=None,
                    only: list[str] | None = None, kernels: list[str] = (), kernel_scope: str = "all",
                    native: bool = True, verdict_only: bool = True,
-                   width: Callable[[], int] | None = None) -> dict[str, list[Check]]:
+                   width: Callable[[], int] | None = None,
+                   select: Callable[[Case, list[str]], set[str]] | None = None) -> dict[str, list[Check]]:
     """Validate ``cases`` with up to ``jobs`` checks at once (separate processes, started fresh so no
     thread of ours is forked); checks come back in each case's own order, ``progress`` sees them as they end.
     ``only``: just the checks of those names (``harness.validation.check_select``). ``kernels``: also run the verdict
@@ -132,14 +133,22 @@ def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progre
     again as checks end; the test suite validates on one core while its other tests use the other, then on
     all of them.
     A tree verified twice in one call (the reference agent's and the gold patch's) is verified once
-    (``harness.workspaces.verify_memo``)."""
-    from harness.validation.check_select import select_jobs, wanted
+    (``harness.workspaces.verify_memo``). ``select(case, names)``: the names of the case's checks to run, from
+    all of them (``check_select.sampler``: only a drawn few patch verdicts); a job runs when all its checks do."""
+    from harness.validation.check_select import job_names, select_jobs, wanted
     from harness.workspaces import verify_memo
 
-    work = [(case.id, job) for case in cases
-            for job in select_jobs((validation_jobs(case, root, sandbox, verdict_only) if native else [])
-                                   + (kernel_jobs(case, sandbox, list(kernels), kernel_scope, verdict_only)
-                                      if kernels else []), only)]
+    chosen: dict[str, set[str] | None] = {}
+    work = []
+    for case in cases:
+        case_jobs = select_jobs((validation_jobs(case, root, sandbox, verdict_only) if native else [])
+                                + (kernel_jobs(case, sandbox, list(kernels), kernel_scope, verdict_only)
+                                   if kernels else []), only)
+        derived = ["hard_seeds_reproduce", "hard_anomaly"] if case.tier in HARDENED_TIERS and native else []
+        chosen[case.id] = None if select is None else select(case, [n for j in case_jobs for n in job_names(j)]
+                                                             + derived)
+        work += [(case.id, job) for job in case_jobs
+                 if chosen[case.id] is None or all(n in chosen[case.id] for n in job_names(job))]
     results: list[list[Check] | None] = [None] * len(work)
 
     def finished(i: int, checks: list[Check]) -> None:
@@ -163,7 +172,8 @@ def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progre
         out[case_id] += [c for c in checks if wanted(c.name, only)]
     for case in cases:
         if case.tier in HARDENED_TIERS and native:
-            derived = [c for c in derived_hard_checks(case, out[case.id]) if wanted(c.name, only)]
+            derived = [c for c in derived_hard_checks(case, out[case.id]) if wanted(c.name, only)
+                       and (chosen[case.id] is None or c.name in chosen[case.id])]
             out[case.id] += derived
             for chk in derived:
                 progress and progress(chk)

@@ -14,7 +14,15 @@ import pytest
 
 from harness.core.cases import find_root, list_case_ids, load_case, tier_of
 from harness.core.errors import ConfigError
-from harness.validation.check_select import check_patterns, job_names, matches, parse_only, select_jobs
+from harness.validation.check_select import (
+    check_patterns,
+    job_names,
+    matches,
+    parse_only,
+    sample_names,
+    sampled_kind,
+    select_jobs,
+)
 from harness.validation.hard_checks import check_hard_construct_hits
 from harness.validation.hygiene import PLACEHOLDER, check_placeholders, check_stray_artifacts
 from harness.validation.scaffold import case_id_for, new_case
@@ -121,6 +129,18 @@ def test_only_selects_by_whole_name_or_prefix_before_the_colon():
     with pytest.raises(ConfigError, match="no such check.*known: .*leak_scan"):
         check_patterns(["leek_scan"], names)
     assert len(names) == len(set(names))
+
+
+def test_sample_keeps_every_other_check_and_a_seeded_few_patch_verdicts_with_a_correct_fix():
+    case = load_case(ROOT, "hard_case_01")
+    every = check_names(case, ROOT, None)
+    kept = sample_names(case.id, every, 3, 7)
+    assert {n for n in every if not sampled_kind(n)} <= kept
+    patches = [n for n in kept if sampled_kind(n)]
+    assert len(patches) == 3 and any(n.startswith("corpus_accept:") for n in patches)
+    assert sample_names(case.id, every, 3, 7) == kept  # the seed alone decides the draw
+    assert any(sample_names(case.id, every, 3, s) != kept for s in range(8))
+    assert not any(sampled_kind(n) for n in sample_names(case.id, every, 0, 7))
 
 
 def test_derived_hard_checks_bring_their_inputs():
