@@ -6,8 +6,8 @@ ends, one check at a time while the other tests use the other core, and widens t
 the validation tests are reached (``result``). Only the cases whose tests were selected are validated
 (``pytest tests/test_case_validation.py -k case_01`` validates case_01 alone).
 
-All of it does not fit the suite's hour on a 2-core CPU without AVX-512 (every check of every case is
-about 3 hours there: bench/validation_time.md), so a run checks (``Plan``):
+All of it does not fit the suite's hour on a 2-core CPU without AVX-512 (CI timed out inside it there, at
+90 minutes), so a run checks (``Plan``):
 - every selected case: the checks that run no training (leak scan, entry points, placeholders, sizes, the
   grep baseline, ...) and its portable verdicts, gold passes and broken fails under torch's ``default``
   kernels (every CPU has them), with the README's output blocks reproduced there;
