@@ -2,8 +2,9 @@
 
 Run by ``tests/test.sh`` after the agent stopped: ``python3 -I /tests/grade.py --app /app --tests /tests --logs
 /logs/verifier``. It imports only the project's own graders, vendored beside it in ``tests/mldb/`` (the
-harness's ``judges`` and the core records they read), never the agent's code, and runs the hidden verifier the
-way ``harness.workspaces.verification`` does:
+harness's ``judges``, the core records they read and ``harness.core.verifier_output``, the verification's own
+harvest and verdict rules), never the agent's code, and runs the hidden verifier the way
+``harness.workspaces.verification`` does:
 
 1. /app is copied once, the safe way (no links out, no FIFOs, size-capped); report.json is read from that copy
    and removed from it, as the harness removes it before the diff;
