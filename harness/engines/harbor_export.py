@@ -13,6 +13,7 @@ re-exporting an unchanged case gives the same bytes.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -24,23 +25,21 @@ from harness.core.errors import InputError, IntegrityError
 from harness.core.hashing import iter_files, sha256_bytes, sha256_file, sha256_tree
 from harness.core.prompts import PROMPT_TEMPLATE_SHA256
 from harness.engines import harbor_task as tpl
+from harness.engines.vendoring import vendored_files
 from harness.workspaces.verification import DECIDE_TIMEOUT_S, PRISTINE_DIR
 from harness.workspaces.workspace import apply_patch, copy_tree_safely, create_workspace, remove_workspace
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 GRADER_SCRIPT = Path(__file__).with_name("harbor_grade.py")
-# The project modules the in-task grader imports (judges.deterministic and judges.tampering and what they
-# import), copied into tests/mldb/. The emulated trials (tests/harness/engines) import them there.
-VENDORED = (
-    "harness/__init__.py", "harness/models.py",
-    "harness/core/__init__.py", "harness/core/case_records.py", "harness/core/cases.py", "harness/core/criteria.py",
-    "harness/core/diffs.py", "harness/core/errors.py", "harness/core/events.py", "harness/core/hashing.py",
-    "harness/core/record.py",
-    "harness/core/run_records.py", "harness/core/transcript.py", "harness/core/verdicts.py",
-    "harness/workspaces/__init__.py", "harness/workspaces/workspace.py",
-    "judges/__init__.py", "judges/deterministic.py", "judges/fallback.py", "judges/fallback_collect.py",
-    "judges/fallback_rules.py", "judges/fallback_scope.py", "judges/pynames.py", "judges/tampering.py",
-)
+
+
+@functools.cache
+def vendored() -> tuple[str, ...]:
+    """The project files copied into tests/mldb/: every one the in-task grader's imports load, read from the
+    imports (harness.engines.vendoring), never a hand-kept list. The emulated trials import them there."""
+    return vendored_files(PROJECT_ROOT, (GRADER_SCRIPT,))
+
+
 OURS_MARK = f'name = "{tpl.TASK_ORG}/'
 
 
@@ -96,7 +95,7 @@ def grading_spec(case: Case) -> dict:
 
 
 def _vendored_sha() -> str:
-    return sha256_bytes(b"".join(sha256_file(PROJECT_ROOT / rel).encode() + rel.encode() for rel in VENDORED))
+    return sha256_bytes(b"".join(sha256_file(PROJECT_ROOT / rel).encode() + rel.encode() for rel in vendored()))
 
 
 def input_hashes(case: Case) -> dict[str, str]:
@@ -148,7 +147,7 @@ def export_case(case: Case, out: Path, allowed_hosts: tuple[str, ...] = ()) -> P
         for src in case.verifier_files:
             _write(tests / "verifier" / src.name, src.read_bytes())
         copy_tree_safely(case.case_dir, tests / "verifier" / PRISTINE_DIR)
-        for rel in VENDORED:
+        for rel in vendored():
             _write(tests / "mldb" / rel, (PROJECT_ROOT / rel).read_bytes())
         solution = staging / "solution"
         deleted = _gold_files(case, solution / "files")

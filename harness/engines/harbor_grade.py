@@ -2,8 +2,9 @@
 
 Run by ``tests/test.sh`` after the agent stopped: ``python3 -I /tests/grade.py --app /app --tests /tests --logs
 /logs/verifier``. It imports only the project's own graders, vendored beside it in ``tests/mldb/`` (the
-harness's ``judges`` and the core records they read), never the agent's code, and runs the hidden verifier the
-way ``harness.workspaces.verification`` does:
+harness's ``judges``, the core records they read and ``harness.core.verifier_output``, the verification's own
+harvest and verdict rules), never the agent's code, and runs the hidden verifier the way
+``harness.workspaces.verification`` does:
 
 1. /app is copied once, the safe way (no links out, no FIFOs, size-capped); report.json is read from that copy
    and removed from it, as the harness removes it before the diff;
@@ -30,21 +31,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-OUTPUT_TAIL = 64 * 1024
-README_RUN_CAP = 512 * 1024
-# as in harness.workspaces.verification (which this script cannot import: it needs the sandbox layer)
-MEASUREMENT_NAME = re.compile(r"^seed_-?\d+(\.json|__[A-Za-z0-9_]+\.pt)$")
-MAX_MEASUREMENT_BYTES = 512 * 1024 * 1024
-MAX_HARVEST_BYTES = 1024 * 1024 * 1024
 AGENT_UID = 65534  # nobody: the user the agent's code runs as here, who can write neither /tests nor /logs
 
 
@@ -144,45 +137,10 @@ def _run(argv: list[str], cwd: Path, timeout: float, work: Path, name: str) -> d
             "duration_s": round(time.monotonic() - t0, 3), "stdout_path": out, "stderr_path": err}
 
 
-def _verdict_line(stdout: str) -> dict | None:
-    for line in reversed(stdout.strip().splitlines()):
-        try:
-            parsed = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(parsed, dict) and isinstance(parsed.get("passed"), bool):
-            return parsed
-    return None
-
-
-def _first_failure(result: dict) -> str:
-    for row in result.get("checks", []):
-        if not row.get("passed"):
-            return f"{row.get('name')} (seed {row.get('seed')}): {row.get('reason') or row.get('value')}"[:500]
-    return "verifier checks failed"
-
-
-def harvest(out: Path, clean: Path) -> list:
-    """The measurements worth reading from ``out`` (written by the agent's code) copied into ``clean``
-    (harness.workspaces.verification.harvest: regular files of the expected names, size-capped)."""
-    from harness.models import SkippedEntry
-
-    clean.mkdir()
-    skipped, total = [], 0
-    for entry in sorted(out.iterdir(), key=lambda p: p.name):
-        st = entry.lstat()
-        if not stat.S_ISREG(st.st_mode) or not MEASUREMENT_NAME.match(entry.name):
-            skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="not a regular file of an expected name"))
-        elif st.st_size > MAX_MEASUREMENT_BYTES or total + st.st_size > MAX_HARVEST_BYTES:
-            skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="over the size limit"))
-        else:
-            shutil.copyfile(entry, clean / entry.name, follow_symlinks=False)
-            total += st.st_size
-    return skipped
-
-
 def verify(spec: dict, final: Path, bundle: Path, work: Path) -> dict:
-    """The hidden verifier on ``final`` (harness.workspaces.verification._verify_tree, without the sandbox)."""
+    """The hidden verifier on ``final`` (harness.workspaces.verification._verify_tree, without the sandbox); the
+    measurements and the verdict are read by the harness's own code (harness.core.verifier_output)."""
+    from harness.core.verifier_output import OUTPUT_CAP, README_RUN_CAP, harvest, verdict_line, verdict_status
     from harness.workspaces.workspace import copy_workspace
 
     py = sys.executable
@@ -205,20 +163,14 @@ def verify(spec: dict, final: Path, bundle: Path, work: Path) -> dict:
     for copy in (ws.parent, ws2.parent, raw):  # nothing of the agent's left in view of the deciding half
         shutil.rmtree(copy, ignore_errors=True)
     decided = _run([py, "-I", str(bundle / spec["decide"]), str(clean)], clean, spec["decide_timeout"], work, "decide")
-    result = _verdict_line(_tail(decided["stdout_path"], OUTPUT_TAIL))
+    result = verdict_line(_tail(decided["stdout_path"], OUTPUT_CAP))
     procs = {name: {k: v for k, v in run.items() if not k.endswith("_path") and k != "strays_killed"} | {
         "stderr_tail": _tail(run["stderr_path"], 3000)} for name, run in
         (("measure", measured), ("readme_run", readme), ("decide", decided))}
-    base = {"result": result or {}, **procs, "skipped": [s.model_dump() for s in skipped],
+    status, reason = verdict_status(result, decided["exit_code"], decided["timed_out"])
+    return {"status": status, "reason": reason, "result": result or {}, **procs,
+            "skipped": [s.model_dump() for s in skipped],
             "strays_killed": sum(run["strays_killed"] for run in (measured, readme, decided))}
-    if result is None or decided["exit_code"] not in (0, 1) or (decided["exit_code"] == 0) != result["passed"]:
-        return {"status": "error", "reason": "the deciding process could not run", **base}
-    seeds = result.get("seeds") or {}
-    if result["passed"] and (result.get("partial") or not (result.get("checks") and seeds and all(seeds.values()))):
-        return {"status": "error", "reason": "the deciding process passed with no checks or seeds", **base}
-    if result["passed"]:
-        return {"status": "pass", **base}
-    return {"status": "fail", "reason": _first_failure(result), **base}
 
 
 def read_report(path: Path):

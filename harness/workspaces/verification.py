@@ -21,9 +21,7 @@ in the unsandboxed fallback is caught before its effect can be trusted.
 from __future__ import annotations
 
 import json
-import re
 import shutil
-import stat
 import sys
 import tempfile
 import threading
@@ -34,16 +32,20 @@ from typing import Callable
 from harness.core.cases import Case
 from harness.core.errors import InfraError, IntegrityError
 from harness.core.hashing import sha256_tree
+from harness.core.verifier_output import (
+    OUTPUT_CAP,
+    README_RUN_CAP,
+    first_failure,
+    first_seed_failed,
+    harvest,
+    verdict_line,
+    verdict_status,
+)
 from harness.isolation.sandbox import Mount
 from harness.models import ProcessRun, SkippedEntry, VerifierRun
 from harness.workspaces.workspace import copy_tree_safely, copy_workspace
 
 DECIDE_TIMEOUT_S = 180.0
-OUTPUT_CAP = 64 * 1024
-README_RUN_CAP = 512 * 1024
-MEASUREMENT_NAME = re.compile(r"^seed_-?\d+(\.json|__[A-Za-z0-9_]+\.pt)$")
-MAX_MEASUREMENT_BYTES = 512 * 1024 * 1024
-MAX_HARVEST_BYTES = 1024 * 1024 * 1024
 
 
 PRISTINE_DIR = "case"  # the unchanged case folder inside the bundle (verifylib.pristine_case)
@@ -88,51 +90,9 @@ def _readme_run(case: Case, tree: Path, parent: Path, sandbox) -> dict:
             "duration_s": res.duration_s, "stdout": res.stdout, "stderr": res.stderr[-20_000:]}
 
 
-def harvest(out: Path, clean: Path) -> list[SkippedEntry]:
-    """Copy the measurements worth reading from ``out`` (written by untrusted code) into ``clean``."""
-    clean.mkdir()
-    skipped, total = [], 0
-    for entry in sorted(out.iterdir(), key=lambda p: p.name):
-        st = entry.lstat()
-        if not stat.S_ISREG(st.st_mode) or not MEASUREMENT_NAME.match(entry.name):
-            skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="not a regular file of an expected name"))
-        elif st.st_size > MAX_MEASUREMENT_BYTES or total + st.st_size > MAX_HARVEST_BYTES:
-            skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="over the size limit"))
-        else:
-            shutil.copyfile(entry, clean / entry.name, follow_symlinks=False)
-            total += st.st_size
-    return skipped
-
-
 def _process(res) -> ProcessRun:
     return ProcessRun(exit_code=res.exit_code, timed_out=res.timed_out, duration_s=res.duration_s,
                       stderr_tail=res.stderr[-3000:])
-
-
-def _verdict_line(stdout: str) -> dict | None:
-    for line in reversed(stdout.strip().splitlines()):
-        try:
-            parsed = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(parsed, dict) and isinstance(parsed.get("passed"), bool):
-            return parsed
-    return None
-
-
-def _first_failure(result: dict) -> str:
-    for row in result.get("checks", []):
-        if not row.get("passed"):
-            where = f" (seed {row.get('seed')})" if row.get("seed") is not None else ""
-            return f"{row.get('name')}{where}: {row.get('reason') or row.get('value')}"[:500]
-    return "verifier checks failed"
-
-
-def _first_seed_failed(result: dict | None, exit_code: int | None) -> bool:
-    """A first phase's verdict line decided the first seed and a check failed there."""
-    if not result or exit_code != 1 or not isinstance(result.get("partial"), dict) or not result.get("checks"):
-        return False
-    return not all(row.get("passed") for row in result["checks"])
 
 
 class _Verification:
@@ -214,7 +174,7 @@ def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | No
     early = verdict_only or readme_first
 
     def stopped(measured: ProcessRun, decided, result: dict, readme: dict | None = None) -> VerifierRun:
-        return VerifierRun(status="fail", reason=_first_failure(result), result=result, measure=measured,
+        return VerifierRun(status="fail", reason=first_failure(result), result=result, measure=measured,
                            readme_run=_readme_process(readme) if readme else None, decide=_process(decided),
                            skipped=v.skipped, early_stop=True, duration_s=round(time.monotonic() - t0, 3))
     try:
@@ -229,13 +189,13 @@ def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | No
             first_s = measured.duration_s
             if not readme_first:
                 decided = v.decide(first, ["--seeds=1", "--no-readme"], "first")
-                result = _verdict_line(decided.stdout)
-                if _first_seed_failed(result, decided.exit_code):
+                result = verdict_line(decided.stdout)
+                if first_seed_failed(result, decided.exit_code):
                     return stopped(measured, decided, result)
             readme = _readme_with(case, tree, tmp, sandbox, v, first)
             decided = v.decide(first, ["--seeds=1"], "first-readme")
-            result = _verdict_line(decided.stdout)
-            if _first_seed_failed(result, decided.exit_code) and result["partial"].get("readme_checked"):
+            result = verdict_line(decided.stdout)
+            if first_seed_failed(result, decided.exit_code) and result["partial"].get("readme_checked"):
                 return stopped(measured, decided, result, readme)
         measured, clean = v.measure("all", seed_arg)
         if first_s:
@@ -248,22 +208,11 @@ def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | No
         skipped = v.skipped
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    result = _verdict_line(decided_all.stdout)
+    result = verdict_line(decided_all.stdout)
     runs = {"measure": measured, "readme_run": _readme_process(readme), "decide": _process(decided_all),
             "skipped": skipped, "duration_s": round(time.monotonic() - t0, 3)}
-    if result is None or decided_all.exit_code not in (0, 1) or (decided_all.exit_code == 0) != result["passed"]:
-        why = "timed out" if decided_all.timed_out else f"exit code {decided_all.exit_code}, no verdict line"
-        return VerifierRun(status="error", reason=f"the deciding process could not run ({why})",
-                           result=result or {}, **runs)
-    decided_seeds = result.get("seeds") or {}
-    partial_ok = seeds is not None  # only a caller that asked for fewer seeds takes a partial verdict
-    if result["passed"] and ((result.get("partial") and not partial_ok)
-                             or not (result.get("checks") and decided_seeds and all(decided_seeds.values()))):
-        return VerifierRun(status="error", reason="the deciding process passed with no checks or seeds, or on fewer "
-                                                  "seeds than asked", result=result, **runs)
-    if result["passed"]:
-        return VerifierRun(status="pass", result=result, **runs)
-    return VerifierRun(status="fail", reason=_first_failure(result), result=result, **runs)
+    status, reason = verdict_status(result, decided_all.exit_code, decided_all.timed_out, partial_ok=seeds is not None)
+    return VerifierRun(status=status, reason=reason, result=result or {}, **runs)
 
 
 def _readme_with(case: Case, tree: Path, tmp: Path, sandbox, v: _Verification, harvested: Path) -> dict:

@@ -3,6 +3,7 @@ All fast (no torch run); the emulated trials are in test_harbor_export_trials.py
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -14,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from harness.core import verifier_output
 from harness.core.cases import load_case
 from harness.core.errors import InputError, IntegrityError
 from harness.engines import harbor_export, harbor_grade
 from harness.engines.harbor_export import export_case, export_cases
+from harness.engines.vendoring import vendored_files
 from harness.workspaces import verification
 from tests.harness.engines.schema_check import load_fixture, task_toml_problems
 
@@ -136,26 +139,79 @@ def test_instruction_is_the_harness_prompt_asking_for_report_json(exported):
     assert "`train.Config`" in text
 
 
+def import_statements(path: Path) -> list[ast.stmt]:
+    """Every import statement of a file, at module level or inside a function."""
+    return [n for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, (ast.Import, ast.ImportFrom))]
+
+
+def run_every_import(task: Path) -> subprocess.CompletedProcess:
+    """In a fresh ``python -I`` with only the task's tests/mldb added, every import statement of tests/grade.py and
+    of the vendored files (lazy ones included) runs; it prints the project files that got loaded."""
+    mldb = task / "tests" / "mldb"
+    statements = dict.fromkeys(ast.unparse(s) for f in [task / "tests" / "grade.py", *sorted(mldb.rglob("*.py"))]
+                               for s in import_statements(f) if getattr(s, "module", None) != "__future__")
+    probe = "\n".join(["import sys, json", f"sys.path.insert(0, {str(mldb)!r})", *statements,
+                       "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items() "
+                       "if n.split('.')[0] in ('harness', 'judges'))))"])
+    return subprocess.run([sys.executable, "-I", "-c", probe], capture_output=True, text=True, cwd="/")
+
+
 def test_the_vendored_graders_import_alone(exported):
-    """tests/mldb holds every project module the in-task grader imports: in a fresh ``python -I`` with only
-    tests/mldb added, the graders import and every project module loaded comes from there."""
+    """tests/mldb holds every project module the in-task grader imports, at any depth and however lazily: every
+    import statement of grade.py and of the vendored files runs with only tests/mldb added, and every project
+    module loaded comes from there; tests/mldb holds nothing else."""
     mldb = exported / "case_01" / "tests" / "mldb"
-    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import json\n"
-             "import judges.deterministic, judges.tampering, harness.workspaces.workspace, harness.models\n"
-             "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items() if n.split('.')[0] in "
-             "('harness', 'judges'))))")
-    res = subprocess.run([sys.executable, "-I", "-c", probe, str(mldb)], capture_output=True, text=True, cwd="/")
+    res = run_every_import(exported / "case_01")
     assert res.returncode == 0, res.stderr
-    files = json.loads(res.stdout)
-    assert files and all(f.startswith(str(mldb)) for f in files)
-    assert len(files) == len(harbor_export.VENDORED)
+    files = {Path(f).relative_to(mldb).as_posix() for f in json.loads(res.stdout)}
+    assert files == set(harbor_export.vendored()) == {p.relative_to(mldb).as_posix() for p in mldb.rglob("*.py")}
+    assert "harness/core/verifier_output.py" in files
 
 
-def test_the_grader_harvests_as_the_verification_does():
-    assert harbor_grade.MEASUREMENT_NAME.pattern == verification.MEASUREMENT_NAME.pattern
-    assert (harbor_grade.MAX_MEASUREMENT_BYTES, harbor_grade.MAX_HARVEST_BYTES) == (
-        verification.MAX_MEASUREMENT_BYTES, verification.MAX_HARVEST_BYTES)
-    assert harbor_grade.README_RUN_CAP == verification.README_RUN_CAP
+def test_a_module_missing_from_the_vendored_files_fails_the_import_check(exported, tmp_path):
+    """What the check above says of a task whose tests/mldb lacks a module the grader imports lazily."""
+    task = tmp_path / "case_01"
+    shutil.copytree(exported / "case_01", task)
+    (task / "tests" / "mldb" / "harness" / "core" / "verifier_output.py").unlink()
+    res = run_every_import(task)
+    assert res.returncode != 0 and "harness.core.verifier_output" in res.stderr
+
+
+def test_the_vendored_graders_need_only_the_standard_library_and_pydantic():
+    """The image installs torch, numpy and pydantic; the grader's own modules must not need more."""
+    files = [harbor_export.GRADER_SCRIPT, *(ROOT / rel for rel in harbor_export.vendored())]
+    names = {(a.name if isinstance(s, ast.Import) else s.module).split(".")[0]
+             for f in files for s in import_statements(f) for a in (s.names if isinstance(s, ast.Import) else [None])}
+    assert names - set(sys.stdlib_module_names) - {"harness", "judges"} == {"pydantic"}
+
+
+def test_the_vendored_files_follow_every_import(tmp_path):
+    """The walk (harness.engines.vendoring) sees lazy imports, ``from pkg import module``, relative imports and
+    what packages' __init__ files import; a project import with no file is an error naming the importer."""
+    files = {"harness/__init__.py": "", "harness/core/__init__.py": "from harness.core import base\n",
+             "harness/core/base.py": "import json\n", "harness/core/lazy.py": "",
+             "harness/core/rel.py": "from . import base\nfrom .lazy import y\n", "harness/core/unused.py": "",
+             "judges/__init__.py": "", "judges/j.py": "from harness.core.rel import x\n",
+             "grade.py": "import sys\ndef f():\n    from harness.core.lazy import y\n    from judges import j\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert vendored_files(tmp_path, (tmp_path / "grade.py",)) == (
+        "harness/__init__.py", "harness/core/__init__.py", "harness/core/base.py", "harness/core/lazy.py",
+        "harness/core/rel.py", "judges/__init__.py", "judges/j.py")
+    with open(tmp_path / "judges" / "j.py", "a") as fh:
+        fh.write("def g():\n    import harness.core.gone\n")
+    with pytest.raises(InputError, match=r"j\.py: imports harness\.core\.gone"):
+        vendored_files(tmp_path, (tmp_path / "grade.py",))
+
+
+def test_the_grader_reads_verdicts_with_the_verifications_code():
+    """One copy of the harvest and verdict rules: the verification uses the core's, and grade.py defines none."""
+    for name in ("harvest", "verdict_line", "first_failure", "verdict_status"):
+        assert getattr(verification, name) is getattr(verifier_output, name)
+    defined = {n.name for n in ast.parse(harbor_export.GRADER_SCRIPT.read_text()).body if isinstance(n, ast.FunctionDef)}
+    assert not defined & {"harvest", "_harvest", "verdict_line", "_verdict_line", "_first_failure", "verdict_status"}
+    assert not hasattr(harbor_grade, "MEASUREMENT_NAME")
 
 
 def test_solution_holds_the_gold_files_and_the_reference_report(exported):
