@@ -158,6 +158,7 @@ class Judge:
         listing = render_hunks(hunks) if hunks is not None else ""
         runs = []
         input_chars = len(SYSTEM) + len(build_prompt(criterion, key, view.text, mode, edits, "0" * 16, listing))
+        offered = tuple(dict.fromkeys(schema_for(c, mode) for c in judged_criteria(key, mode)))  # same for each
         for k in range(self.repeats):
             ckey = VerdictCache.key(transcript=transcript_sha256, key=key.sha256, provider=self.provider,
                                     base_url=self.base_url, model=self.model, prompt=PROMPT_SHA256,
@@ -169,8 +170,7 @@ class Judge:
                 run["cached"] = True
             else:
                 prompt = prompt_parts(criterion, key, view.text, mode, edits, boundary, listing)
-                run = self._ask(criterion, events, view, prompt, edits, mode, hunks,
-                                offered=tuple(dict.fromkeys(schema_for(c, mode) for c in judged_criteria(key, mode))))
+                run = self._ask(criterion, events, view, prompt, edits, mode, hunks, offered)
                 if run["status"] in ("pass", "fail"):
                     self.cache.put(ckey, run)
                 run["cached"] = False

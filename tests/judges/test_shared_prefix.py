@@ -17,7 +17,7 @@ import judges.llm
 from harness.core.pricing import Price, PriceTable
 from judges.llm import Judge, JudgeSettings
 from judges.rubric import shared_prefix
-from tests.fakes.llm_server import PromptCache, ScriptedLLMServer, cache_breakpoints
+from tests.fakes.llm_server import PromptCache, Reply, ScriptedLLMServer, anthropic_tool_use, cache_breakpoints
 from tests.judges.adversarial import FAIL, TRAIN_LOG, T, answer, build, changes
 from tests.judges.conftest import replies
 
@@ -131,3 +131,17 @@ def test_the_fake_cache_misses_when_tools_or_tool_choice_change():
     short = {**body, "messages": [{"role": "user", "content": [{"type": "text", "text": "x",
                                                                 "cache_control": {"type": "ephemeral"}}]}]}
     assert cache.usage(short) == cache.usage(short) and cache.usage(short)[1:] == (0, 0)  # under 1,024 tokens
+
+
+def test_an_answer_through_another_criterions_tool_is_re_asked():
+    """With tool_choice 'any' the model may pick any offered tool; only the asked criterion's counts."""
+    events, answers = sample()
+    wrong = Reply(anthropic_tool_use("record_localization_answer", answers[2]))
+    with ScriptedLLMServer([wrong] + replies("anthropic", answers)) as srv:
+        judge = Judge("anthropic:fake-judge", JudgeSettings(base_url=srv.anthropic_base_url, max_retries=0))
+        verdicts = judge.judge(events, KEY, "sha-wrong-tool")
+    run = verdicts["root_cause"].details["runs"][0]
+    assert run["attempts"] == 2 and "answered with the tool record_localization_answer" in run["problems"][0]
+    assert verdicts["root_cause"].status == "fail" and len(srv.requests) == 5
+    assert srv.requests[1].body["tools"] == srv.requests[0].body["tools"]  # the re-ask keeps the cached prefix
+    assert cache_breakpoints(srv.requests[1].body) == 1
