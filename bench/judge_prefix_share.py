@@ -8,7 +8,8 @@ Per sample, the prompts the judge would send (the criteria ``Judge.judge`` asks:
 nothing, for localization when the key does not require it, or for an unsupported_change decided by the hunks
 alone), each being the system prompt and the user message as sent, with the default input cap. ``shared`` is the
 sum, over the 2nd and later prompts, of the longest common prefix with any earlier prompt of the sample, divided
-by all the sample's prompt characters: the first prompt can never be read from the cache. The earlier layout is
+by all the sample's prompt characters: the first prompt can never be read from the cache. The OpenAI row counts
+a prefix only from an earlier prompt with the same answer schema (its cache puts that schema first). The earlier layout is
 imported from ``REV:judges/rubric.py`` with a fresh boundary for every prompt, as it drew them. Characters, not
 tokens: the tools / response format that precede the prompt in a request are not counted.
 """
@@ -54,19 +55,23 @@ def asked(events, key, mode) -> list[str]:
             and not (c == "unsupported_change" and mode == "executed" and changes_precheck(events, key))]
 
 
-def prompts(layout, events, key, mode, per_sample_boundary: bool) -> list[str]:
+def prompts(layout, events, key, mode, per_sample_boundary: bool) -> list[tuple[str, str]]:
+    """(answer schema, system prompt + user message) of every prompt the judge would send for the sample."""
     edits, hunks = edit_events(events), hunk_listing(events, key, mode)
     view = compact(events, layout.transcript_budget(key, mode, edits, rubric.DEFAULT_MAX_INPUT_TOKENS, hunks))
     boundary = rubric.new_boundary() if per_sample_boundary else None
-    return [layout.SYSTEM + layout.build_prompt(c, key, view.text, mode, edits if c == "localization" else None,
-                                                boundary, hunks if c == "unsupported_change" else "")
+    return [(rubric.schema_for(c, mode).__name__,
+             layout.SYSTEM + layout.build_prompt(c, key, view.text, mode, edits if c == "localization" else None,
+                                                 boundary, hunks if c == "unsupported_change" else ""))
             for c in asked(events, key, mode)]
 
 
-def shared_fraction(texts: list[str]) -> float:
-    total = sum(map(len, texts))
-    reusable = sum(max(len(os.path.commonprefix([t, earlier])) for earlier in texts[:i])
-                   for i, t in enumerate(texts) if i)
+def shared_fraction(sent: list[tuple[str, str]], same_schema: bool = False) -> float:
+    """``same_schema``: reuse only from an earlier prompt with the same answer schema (OpenAI's cache puts the
+    structured-output schema before the messages)."""
+    total = sum(len(t) for _, t in sent)
+    reusable = sum(max([len(os.path.commonprefix([t, e])) for s2, e in sent[:i] if s2 == s or not same_schema],
+                       default=0) for i, (s, t) in enumerate(sent))
     return reusable / total if total else 0.0
 
 
@@ -82,25 +87,28 @@ def main() -> None:
         old = prompts(before, item.events, item.key, item.mode, per_sample_boundary=False)
         new = prompts(rubric, item.events, item.key, item.mode, per_sample_boundary=True)
         if len(new) >= 2:
-            rows.append((item.id, len(new), sum(map(len, old)), shared_fraction(old), sum(map(len, new)),
-                         shared_fraction(new)))
+            rows.append((item.id, len(new), sum(len(t) for _, t in old), shared_fraction(old),
+                         sum(len(t) for _, t in new), shared_fraction(new),
+                         shared_fraction(old, same_schema=True), shared_fraction(new, same_schema=True)))
     lines = ["# Judge input a sample's earlier prompts already sent (cacheable prefix share)\n",
              f"Command: `python bench/judge_prefix_share.py --before {args.before} --set {args.set}`\n",
              f"{len(rows)} samples of `{args.set}` with at least two judge calls; default input cap "
              f"({rubric.DEFAULT_MAX_INPUT_TOKENS} tokens). Characters of system prompt + user message.\n",
              "| | before (mean) | before (min-max) | after (mean) | after (min-max) |", "|---|---:|---:|---:|---:|"]
-    b, a = [r[3] for r in rows], [r[5] for r in rows]
-    lines.append(f"| shared-prefix fraction | {statistics.mean(b):.1%} | {min(b):.1%}-{max(b):.1%} | "
-                 f"{statistics.mean(a):.1%} | {min(a):.1%}-{max(a):.1%} |")
+    for label, bi, ai in (("shared-prefix fraction (Anthropic: same tools in every request)", 3, 5),
+                          ("shared-prefix fraction, same answer schema only (OpenAI)", 6, 7)):
+        b, a = [r[bi] for r in rows], [r[ai] for r in rows]
+        lines.append(f"| {label} | {statistics.mean(b):.1%} | {min(b):.1%}-{max(b):.1%} | "
+                     f"{statistics.mean(a):.1%} | {min(a):.1%}-{max(a):.1%} |")
     ob, oa = [r[2] for r in rows], [r[4] for r in rows]
     lines.append(f"| judge input chars per sample | {statistics.mean(ob):,.0f} | {min(ob):,}-{max(ob):,} | "
                  f"{statistics.mean(oa):,.0f} | {min(oa):,}-{max(oa):,} |")
-    ub, ua = [c * (1 - f) for _, _, c, f, _, _ in rows], [c * (1 - f) for _, _, _, _, c, f in rows]
-    lines.append(f"| chars no earlier prompt sent (full price) | {statistics.mean(ub):,.0f} | "
+    ub, ua = [r[2] * (1 - r[3]) for r in rows], [r[4] * (1 - r[5]) for r in rows]
+    lines.append(f"| chars no earlier prompt sent (Anthropic: full price) | {statistics.mean(ub):,.0f} | "
                  f"{min(ub):,.0f}-{max(ub):,.0f} | {statistics.mean(ua):,.0f} | {min(ua):,.0f}-{max(ua):,.0f} |")
     lines += ["", "| sample | calls | before chars | before shared | after chars | after shared |",
               "|---|---:|---:|---:|---:|---:|"]
-    lines += [f"| {i} | {n} | {oc:,} | {of:.1%} | {nc:,} | {nf:.1%} |" for i, n, oc, of, nc, nf in rows]
+    lines += [f"| {i} | {n} | {oc:,} | {of:.1%} | {nc:,} | {nf:.1%} |" for i, n, oc, of, nc, nf, *_ in rows]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
