@@ -15,8 +15,9 @@ import pytest
 
 import judges.llm
 from harness.core.pricing import Price, PriceTable
-from judges.llm import Judge, JudgeSettings
-from judges.rubric import shared_prefix
+from judges.evidence import edit_events
+from judges.llm import Judge, JudgeSettings, hunk_listing
+from judges.rubric import SYSTEM, prompt_overhead, shared_prefix
 from tests.fakes.llm_server import PromptCache, Reply, ScriptedLLMServer, anthropic_tool_use, cache_breakpoints
 from tests.judges.adversarial import FAIL, TRAIN_LOG, T, answer, build, changes
 from tests.judges.conftest import replies
@@ -77,6 +78,9 @@ def test_the_four_prompts_share_a_prefix_holding_the_whole_transcript(provider):
     assert [("Bug locations:" in t) for t in texts] == [False, False, True, True]
     assert "Bug locations:" not in prefix and "Edits to label" not in prefix.split("</answer_key>")[-1]
     assert all(v.status in ("pass", "fail") for v in verdicts.values()), verdicts
+    events = sample()[0]
+    overhead = prompt_overhead(KEY, "executed", edit_events(events), hunk_listing(events, KEY, "executed"))
+    assert max(len(SYSTEM) + len(t) for t in texts) - len(view.text) <= overhead  # the budget still bounds them
 
 
 def test_anthropic_marks_one_breakpoint_at_the_end_of_the_prefix():
