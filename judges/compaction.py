@@ -31,7 +31,7 @@ MIN_LEVEL = 120  # the allowance per output field never drops below this, whatev
 VERBATIM_WEIGHT = 4  # the agent's messages, commands and report get this many times the allowance
 HIDDEN_KINDS = {"model_call", "usage"}
 SKILL_BLOCK = re.compile(r"<skill>.*?</skill>", re.S)
-MARKER_LIKE = re.compile(r"\[(?=E\d+\])|<(?=/?\s*(?:transcript|answer_key))|\[(?=…)", re.I)
+MARKER_LIKE = re.compile(r"\[(?=E\d+\])|<(?=/?\s*(?:transcript|answer_key|hunks))|\[(?=…)", re.I)
 
 LABEL, CONTENT, CUT = "label", "content", "cut"
 Segment = tuple[str, str]  # (text, kind)

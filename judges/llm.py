@@ -37,8 +37,12 @@ from judges.rubric import (
     RUBRIC_VERSION,
     SYSTEM,
     Mode,
+    Prompt,
     build_prompt,
     criteria_for,
+    judged_criteria,
+    new_boundary,
+    prompt_parts,
     schema_for,
     transcript_budget,
 )
@@ -82,6 +86,8 @@ class JudgeStats:
     unscored: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0  # parts of input_tokens read from / written to the provider's prompt cache
+    cache_write_tokens: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add(self, **counts: int) -> None:
@@ -128,7 +134,10 @@ class Judge:
     # --- one sample ---------------------------------------------------------------
 
     def judge(self, events, key: JudgeKey, transcript_sha256: str, mode: Mode = "executed") -> dict[str, Verdict]:
+        """Every criterion of one sample. Their prompts share one prefix, transcript included, so one boundary id
+        is drawn here for the sample (fresh for each sample, never per criterion: the prefixes must be equal)."""
         view = self.view(events, key, mode)
+        boundary = new_boundary()
         out = {}
         for criterion in criteria_for(mode):
             if criterion == "localization" and not key.requires_localization:
@@ -140,15 +149,16 @@ class Judge:
             elif criterion == "unsupported_change" and mode == "executed" and (pre := changes_precheck(events, key)):
                 out[criterion] = pre
             else:
-                out[criterion] = self._criterion(criterion, events, key, view, transcript_sha256, mode)
+                out[criterion] = self._criterion(criterion, events, key, view, transcript_sha256, mode, boundary)
         return out
 
-    def _criterion(self, criterion, events, key, view: View, transcript_sha256, mode) -> Verdict:
+    def _criterion(self, criterion, events, key, view: View, transcript_sha256, mode, boundary: str) -> Verdict:
         edits = edit_events(events) if criterion == "localization" else None
         hunks = list_hunks(events, key.locations) if criterion == "unsupported_change" and mode == "executed" else None
         listing = render_hunks(hunks) if hunks is not None else ""
         runs = []
         input_chars = len(SYSTEM) + len(build_prompt(criterion, key, view.text, mode, edits, "0" * 16, listing))
+        offered = tuple(dict.fromkeys(schema_for(c, mode) for c in judged_criteria(key, mode)))  # same for each
         for k in range(self.repeats):
             ckey = VerdictCache.key(transcript=transcript_sha256, key=key.sha256, provider=self.provider,
                                     base_url=self.base_url, model=self.model, prompt=PROMPT_SHA256,
@@ -159,8 +169,8 @@ class Judge:
                 self.stats.add(cache_hits=1)
                 run["cached"] = True
             else:
-                prompt = build_prompt(criterion, key, view.text, mode, edits, hunks=listing)  # a fresh boundary id
-                run = self._ask(criterion, events, view, prompt, edits, mode, hunks)
+                prompt = prompt_parts(criterion, key, view.text, mode, edits, boundary, listing)
+                run = self._ask(criterion, events, view, prompt, edits, mode, hunks, offered)
                 if run["status"] in ("pass", "fail"):
                     self.cache.put(ckey, run)
                 run["cached"] = False
@@ -180,16 +190,19 @@ class Judge:
 
     # --- one repeat: ask, verify, re-ask once -------------------------------------------
 
-    def _ask(self, criterion, events, view, prompt, edits, mode, hunks: list[Hunk] | None = None) -> dict:
+    def _ask(self, criterion, events, view, prompt: Prompt, edits, mode, hunks: list[Hunk] | None = None,
+             offered: tuple = ()) -> dict:
+        """``offered``: the answer schemas of every criterion sharing ``prompt.prefix`` (Anthropic offers them all as
+        tools in each of these requests, or its prompt cache could not serve the prefix from one to the next)."""
         schema = schema_for(criterion, mode)
-        messages = self.backend.start(SYSTEM, prompt)
+        messages = self.backend.start(SYSTEM, prompt.prefix, prompt.tail)
         run = {"status": "unscored", "reason": "judge_error", "attempts": 0, "problems": [],
                "input_tokens": 0, "output_tokens": 0}
         for attempt in range(1, MAX_ATTEMPTS + 1):
             run["attempts"] = attempt
             self.stats.add(requests=1)
             try:
-                reply = self.backend.ask(messages, schema)
+                reply = self.backend.ask(messages, schema, offered)
             except AuthError:
                 raise  # a refused key: every further call would fail the same way
             except ProviderError as exc:
@@ -225,7 +238,8 @@ class Judge:
                                usage.cache_write_tokens) if self.price else None
         previous = run.get("cost_usd", 0.0)
         run["cost_usd"] = None if cost is None or previous is None else round(previous + cost, 8)
-        self.stats.add(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
+        self.stats.add(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+                       cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens)
 
     @staticmethod
     def _verify(criterion, events, view, answer, edits, hunks: list[Hunk] | None = None) -> list[str]:

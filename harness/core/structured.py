@@ -6,13 +6,20 @@ The client, errors and usage are the shared ``harness.core.providers``; the judg
 from __future__ import annotations
 
 import copy
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pydantic
 
 from harness.core.providers import ProviderError, Usage, _call, usage_of  # noqa: F401
 
-TOOL_NAME = "record_verdict"
+CACHE_CONTROL = {"type": "ephemeral"}
+
+
+def tool_name(schema: type[pydantic.BaseModel]) -> str:
+    """The Anthropic tool that records an answer of ``schema``: ``LocalizationAnswer`` -> ``record_localization_answer``."""
+    return "record_" + re.sub(r"(?<!^)(?=[A-Z])", "_", schema.__name__).lower()
 
 
 @dataclass
@@ -63,10 +70,13 @@ class OpenAIStructured:
     def __init__(self, client, model: str, settings: SamplingSettings):
         self.client, self.model, self.settings = client, model, settings
 
-    def start(self, system: str, user: str) -> list[dict]:
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    def start(self, system: str, prefix: str, tail: str = "") -> list[dict]:
+        """Nothing to mark: the cache is automatic on a byte-identical prefix (``prefix`` + ``tail`` is sent whole)."""
+        return [{"role": "system", "content": system}, {"role": "user", "content": prefix + tail}]
 
-    def ask(self, messages: list[dict], schema: type[pydantic.BaseModel]) -> Structured:
+    def ask(self, messages: list[dict], schema: type[pydantic.BaseModel],
+            offered: Sequence[type[pydantic.BaseModel]] = ()) -> Structured:
+        """``offered`` is Anthropic's business (its tools); the response format here is ``schema`` alone."""
         import openai
 
         s = self.settings
@@ -106,7 +116,13 @@ def _first_content(body) -> str:
 
 
 class AnthropicStructured:
-    """The Messages API with one forced tool whose input schema is the answer model."""
+    """The Messages API with one tool per answer schema, the answer being the tool's input.
+
+    Prompt caching: the user message is two text blocks, ``prefix`` with a ``cache_control`` breakpoint at its end
+    and ``tail``. The cache is a prefix over tools, then system, then messages, and a change of ``tool_choice``
+    drops the messages part, so the tools and the tool choice must be the same in every request that should share
+    the prefix: the caller passes, as ``offered``, every schema its prompts of that prefix ask for; with more than
+    one tool the choice is ``any`` and the reply must use the tool of the schema asked."""
 
     provider = "anthropic"
 
@@ -115,27 +131,37 @@ class AnthropicStructured:
         self._system = ""
         self._last_tool_use: str | None = None
 
-    def start(self, system: str, user: str) -> list[dict]:
+    def start(self, system: str, prefix: str, tail: str = "") -> list[dict]:
         self._system = system
-        return [{"role": "user", "content": user}]
+        if not tail:
+            return [{"role": "user", "content": prefix}]
+        return [{"role": "user", "content": [{"type": "text", "text": prefix, "cache_control": CACHE_CONTROL},
+                                             {"type": "text", "text": tail}]}]
 
-    def ask(self, messages: list[dict], schema: type[pydantic.BaseModel]) -> Structured:
-        tool = {"name": TOOL_NAME, "description": "Record the grade for this criterion.",
-                "input_schema": inline_refs(schema.model_json_schema())}
+    def ask(self, messages: list[dict], schema: type[pydantic.BaseModel],
+            offered: Sequence[type[pydantic.BaseModel]] = ()) -> Structured:
+        schemas = list(dict.fromkeys([*offered, schema]))  # the order of ``offered``, ``schema`` last if not in it
+        tools = [{"name": tool_name(s), "description": "Record the grade for a criterion whose answer schema is "
+                  "this one.", "input_schema": inline_refs(s.model_json_schema())} for s in schemas]
+        name = tool_name(schema)
+        choice = ({"type": "tool", "name": name} if len(tools) == 1
+                  else {"type": "any", "disable_parallel_tool_use": True})
         resp = _call("anthropic", self.client.messages.create, model=self.model, system=self._system,
-                     messages=messages, max_tokens=self.settings.max_tokens, tools=[tool],
-                     tool_choice={"type": "tool", "name": TOOL_NAME})
+                     messages=messages, max_tokens=self.settings.max_tokens, tools=tools, tool_choice=choice)
         usage = usage_of("anthropic", resp)
         content = [b.model_dump(exclude_none=True) for b in resp.content or []]
         messages.append({"role": "assistant", "content": content or [{"type": "text", "text": "(no content)"}]})
-        uses = [b for b in resp.content or [] if b.type == "tool_use" and b.name == TOOL_NAME]
+        uses = [b for b in resp.content or [] if b.type == "tool_use"]
         self._last_tool_use = uses[0].id if uses else None
         if not uses:
-            return Structured(None, f"no {TOOL_NAME} tool call in the reply (stop_reason {resp.stop_reason})", usage)
+            return Structured(None, f"no {name} tool call in the reply (stop_reason {resp.stop_reason})", usage)
+        if uses[0].name != name:
+            return Structured(None, f"answered with the tool {uses[0].name}; this criterion's answer is recorded "
+                                    f"with {name}", usage)
         try:
             return Structured(schema.model_validate(uses[0].input), None, usage)
         except pydantic.ValidationError as exc:
-            return Structured(None, f"the {TOOL_NAME} input did not match the schema: {schema_problem(exc)}", usage)
+            return Structured(None, f"the {name} input did not match the schema: {schema_problem(exc)}", usage)
 
     def follow_up(self, messages: list[dict], text: str) -> None:
         content: list[dict] = []

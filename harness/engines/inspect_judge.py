@@ -34,10 +34,10 @@ class InspectStructured:
     def __init__(self, model: Model, loop: asyncio.AbstractEventLoop, max_tokens: int = 4096):
         self.model, self.loop, self.max_tokens = model, loop, max_tokens
 
-    def start(self, system: str, user: str) -> list:
-        return [ChatMessageSystem(content=system), ChatMessageUser(content=user)]
+    def start(self, system: str, prefix: str, tail: str = "") -> list:
+        return [ChatMessageSystem(content=system), ChatMessageUser(content=prefix + tail)]
 
-    def ask(self, messages: list, schema: type[pydantic.BaseModel]) -> Structured:
+    def ask(self, messages: list, schema: type[pydantic.BaseModel], offered=()) -> Structured:
         config = GenerateConfig(temperature=0.0, max_tokens=self.max_tokens,
                                 response_schema=ResponseSchema(name="verdict", json_schema=json_schema(schema)))
         output = asyncio.run_coroutine_threadsafe(self.model.generate(messages, config=config),

@@ -55,15 +55,61 @@ def breakpoint_refusal(path: str, body: Any) -> Reply | None:
                  status=400)
 
 
+class PromptCache:
+    """The Messages API's prompt cache, modelled closely enough to check where breakpoints go.
+
+    A request is cached as one sequence: the tools, the system blocks, the tool choice (a change of it drops the
+    messages part), then every message block. A ``cache_control`` marker ends a cacheable prefix; a prefix
+    shorter than ``min_tokens`` is not cached (the API's minimum is 1,024 tokens for most models). A request reads
+    the longest of its marked prefixes seen before and writes the rest up to its last marker. Tokens are
+    estimated at four characters each."""
+
+    def __init__(self, min_tokens: int = 1024):
+        self.min_tokens = min_tokens
+        self.seen: set[str] = set()
+
+    @staticmethod
+    def segments(body: dict) -> list[tuple[str, bool]]:
+        """(the segment's canonical text, whether a breakpoint ends it), in cache order."""
+        def seg(role: str, block) -> tuple[str, bool]:
+            marked = isinstance(block, dict) and "cache_control" in block
+            plain = {k: v for k, v in block.items() if k != "cache_control"} if isinstance(block, dict) else block
+            return role + json.dumps(plain, sort_keys=True), marked
+
+        system = body.get("system") or []
+        out = [seg("tool", t) for t in body.get("tools") or []]
+        out += [seg("system", b) for b in ([{"type": "text", "text": system}] if isinstance(system, str) else system)]
+        out.append(seg("tool_choice", body.get("tool_choice")))
+        for m in body.get("messages") or []:
+            content = m.get("content")
+            out += [seg(m.get("role", ""), b) for b in ([{"type": "text", "text": content}]
+                                                        if isinstance(content, str) else content or [])]
+        return out
+
+    def usage(self, body: dict) -> tuple[int, int, int]:
+        """(uncached input, cache read, cache write) tokens of one request, and the cache updated."""
+        segs = self.segments(body)
+        ends = [i + 1 for i, (_, marked) in enumerate(segs) if marked]
+        prefixes = ["".join(text for text, _ in segs[:n]) for n in ends]
+        total = sum(len(text) for text, _ in segs) // 4
+        cacheable = [p for p in prefixes if len(p) // 4 >= self.min_tokens]
+        read = max((len(p) // 4 for p in cacheable if p in self.seen), default=0)
+        write = max((len(p) // 4 for p in cacheable), default=0) - read
+        self.seen.update(cacheable)
+        return total - read - write, read, write
+
+
 class ScriptedLLMServer:
     """``with ScriptedLLMServer([Reply(...), ...]) as srv: srv.openai_base_url / srv.anthropic_base_url``.
 
     Like the real Messages API, a request with more than 4 ``cache_control`` breakpoints gets a 400 (and does
-    not use up a scripted reply)."""
+    not use up a scripted reply). With ``prompt_cache`` (a ``PromptCache``), the usage of every Messages reply is
+    replaced by what that cache reads and writes for the request (the scripted output tokens are kept)."""
 
-    def __init__(self, replies: list[Reply] | None = None):
+    def __init__(self, replies: list[Reply] | None = None, prompt_cache: PromptCache | None = None):
         self.replies = list(replies or [])
         self.requests: list[Received] = []
+        self.prompt_cache = prompt_cache
         self._lock = threading.Lock()
         server = self
 
@@ -92,6 +138,12 @@ class ScriptedLLMServer:
                         reply = server.replies.pop(0)
                     else:
                         reply = Reply({"error": {"message": "script exhausted", "type": "server_error"}}, status=500)
+                    if server.prompt_cache and refusal is None and self.path.rstrip("/").endswith("/messages") \
+                            and isinstance(reply.body, dict) and "usage" in reply.body:
+                        uncached, read, write = server.prompt_cache.usage(body or {})
+                        usage = {**reply.body["usage"], "input_tokens": uncached, "cache_read_input_tokens": read,
+                                 "cache_creation_input_tokens": write}
+                        reply = Reply({**reply.body, "usage": usage}, reply.status, reply.headers, reply.delay_s)
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
                 data = (reply.body if isinstance(reply.body, str) else json.dumps(reply.body)).encode()

@@ -20,7 +20,13 @@ def replies(provider: str, answers: list) -> list[Reply]:
     """Scripted judge replies: each answer dict becomes a structured reply of that provider."""
     if provider == "openai":
         return [Reply(openai_json(a)) for a in answers]
-    return [Reply(anthropic_tool_use("record_verdict", a)) for a in answers]
+    return [Reply(anthropic_tool_use(anthropic_tool(a), a)) for a in answers]
+
+
+def anthropic_tool(answer: dict) -> str:
+    """The tool a scripted Anthropic judge answers with: the one of the answer's schema (one tool per schema)."""
+    return "record_" + ("localization_answer" if "edits" in answer else "changes_answer" if "hunks" in answer
+                        else "answer")
 
 
 @pytest.fixture(scope="session")

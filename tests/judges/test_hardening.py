@@ -130,8 +130,10 @@ def test_forged_markers_are_escaped_and_the_block_cannot_be_closed():
         assert "</transcript>" not in block and "<~/transcript>" in block and "<~transcript>" in block
         boundary = re.search(r"<transcript-([0-9a-f]{16})>", prompt).group(1)
         assert prompt.count(f"</transcript-{boundary}>") == 1
-    first, second = (re.search(r"<transcript-([0-9a-f]{16})>", user_prompt(r)).group(1) for r in reqs[:2])
-    assert first != second  # a fresh boundary for every prompt
+    ids = {re.search(r"<transcript-([0-9a-f]{16})>", user_prompt(r)).group(1) for r in reqs}
+    assert len(ids) == 1  # one boundary per sample: its criteria share the prompt prefix
+    _, again, _ = judge_events(t.events, [FAIL, FAIL, answer("fail", edits=[])])
+    assert re.search(r"<transcript-([0-9a-f]{16})>", user_prompt(again[0])).group(1) not in ids  # fresh per sample
 
 
 def test_citing_the_event_that_holds_a_forged_report_does_not_pass():

@@ -70,9 +70,13 @@ def test_structured_verdicts_parsed_and_recorded(provider):
         assert body["temperature"] == 0 and body["seed"] == 0
         props = list(body["response_format"]["json_schema"]["schema"]["properties"])
     else:
-        assert body["tool_choice"] == {"type": "tool", "name": "record_verdict"}
+        # one tool per answer schema of the sample, the same in each of its requests (the prompt cache needs it)
+        assert body["tool_choice"] == {"type": "any", "disable_parallel_tool_use": True}
+        assert [t["name"] for t in body["tools"]] == ["record_answer", "record_localization_answer",
+                                                      "record_changes_answer"]
+        assert all(r.body["tools"] == body["tools"] and r.body["tool_choice"] == body["tool_choice"] for r in reqs)
         props = list(body["tools"][0]["input_schema"]["properties"])
-        assert "$ref" not in json.dumps(body["tools"][0]["input_schema"])
+        assert "$ref" not in json.dumps(body["tools"])
     assert props == ["evidence", "reasoning", "verdict"]
 
 
@@ -192,7 +196,7 @@ def test_condition_and_skill_text_never_reach_the_judge(provider):
     system_text = item.events[0].content
     _, reqs, _ = run_item(provider, "paraphrase_no_overlap", script("paraphrase_no_overlap"))
     for r in reqs:
-        body = json.dumps(r.body)
+        body = json.dumps(r.body).replace('"cache_control": {"type": "ephemeral"}', "")  # the API's key, not the arm
         assert "ADVERSARIAL-SKILL-MARKER" not in body and "<skill>" not in body
         assert "You are a software engineer" not in body and system_text not in body
         assert "control" not in body and "treatment" not in body
