@@ -168,11 +168,13 @@ def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progre
         if results[i] is None:
             results[i] = [Check(case_id=case_id, name=getattr(job[0], "__name__", "check"), passed=False,
                                 detail="not run: validation was stopped before this check started")]
+    ran: dict[str, list[Check]] = {case.id: [] for case in cases}  # with the inputs --only brought for derived checks
     for (case_id, _), checks in zip(work, results):
+        ran[case_id] += checks
         out[case_id] += [c for c in checks if wanted(c.name, only)]
     for case in cases:
         if case.tier in HARDENED_TIERS and native:
-            derived = [c for c in derived_hard_checks(case, out[case.id]) if wanted(c.name, only)
+            derived = [c for c in derived_hard_checks(case, ran[case.id]) if wanted(c.name, only)
                        and (chosen[case.id] is None or c.name in chosen[case.id])]
             out[case.id] += derived
             for chk in derived:

@@ -81,6 +81,30 @@ def test_seeds_reproduce_needs_three_failing_seeds_and_fast_runs(root):
     seed_runs = _chk("hard_seed_runs", run_s=[5.0, 14.0, 15.5])
     timed = {c.name: c for c in derived_hard_checks(case, [fails, fast, over, seed_runs])}
     assert not timed["hard_seeds_reproduce"].passed and "15.5" in timed["hard_seeds_reproduce"].detail
+    # on a CPU where the calibration took longer, the limit the seed runs measured scales with it
+    slower_cpu = _chk("hard_seed_runs", run_s=[5.0, 14.0, 15.5], limit_s=16.4)
+    scaled = {c.name: c for c in derived_hard_checks(case, [fails, fast, over, slower_cpu])}
+    assert scaled["hard_seeds_reproduce"].passed and "limit 16.4 s" in scaled["hard_seeds_reproduce"].detail
+
+
+def test_only_a_derived_check_computes_it_from_the_inputs_it_brought(root, monkeypatch):
+    """``validate --only hard_seeds_reproduce`` runs the checks it is derived from and reports it alone."""
+    from harness.validation import validate as V
+
+    def check_broken_fails(case, sandbox):
+        return _chk("verifier_fails_on_broken", seeds={"0": False, "1": False, "2": False})
+
+    def check_hard_seed_runs(case, sandbox):
+        return _chk("hard_seed_runs", run_s=[4.0, 4.1, 4.0], limit_s=15.0)
+
+    def check_leaks(case):
+        return _chk("leak_scan")
+
+    monkeypatch.setattr(V, "validation_jobs", lambda case, root, sandbox, verdict_only=True: [
+        (check_leaks, (case,)), (check_broken_fails, (case, None)), (check_hard_seed_runs, (case, None))])
+    case = load_case(root, "hard_case_99")
+    out = V.validate_cases([case], root, None, jobs=1, only=["hard_seeds_reproduce"])[case.id]
+    assert [c.name for c in out] == ["hard_seeds_reproduce"] and out[0].passed, out
 
 
 def test_anomaly_must_be_rejected_and_relate_to_a_competitor(root):
