@@ -57,3 +57,15 @@ def test_a_case_not_drawn_runs_its_static_checks_and_portable_verdicts_only():
                                                     "grep_baseline"}
     drawn = plan.select(_Case("case_02"), names)
     assert "corpus_accept:a" in drawn and "corpus_reject:b" not in drawn and "over_fix_rejected:c" in drawn
+
+
+def test_a_bad_plan_setting_names_the_variable(monkeypatch):
+    import pytest
+
+    monkeypatch.setenv("MLDB_VALIDATE_SEED", "today")
+    with pytest.raises(SystemExit, match="MLDB_VALIDATE_SEED='today': a number$"):
+        validation_run.plan(["case_01", "case_02", "case_03"])
+    monkeypatch.setenv("MLDB_VALIDATE_SEED", "1")
+    monkeypatch.setenv("MLDB_VALIDATE_DEEP", "two")
+    with pytest.raises(SystemExit, match="MLDB_VALIDATE_DEEP='two': a number or 'all'"):
+        validation_run.plan(["case_01", "case_02", "case_03"])

@@ -27,7 +27,7 @@ import time
 from collections import defaultdict
 from typing import NamedTuple
 
-from harness.core.cases import find_root, load_cases
+from harness.core.cases import find_root, load_cases, tier_of
 from harness.core.errors import BenchError
 from harness.isolation.sandbox import get_sandbox
 from harness.validation import validate as V
@@ -61,29 +61,28 @@ class Plan(NamedTuple):
                 f"{self.seed}; everything: MLDB_VALIDATE_DEEP=all MLDB_VALIDATE_SAMPLE=all)")
 
 
-def _count(name: str, default: str) -> int | None:
+def _count(name: str, default: str, all_allowed: bool = True) -> int | None:
     text = os.environ.get(name, default).strip().lower()
-    if text == "all":
+    if text == "all" and all_allowed:
         return None
     try:
         return int(text)
     except ValueError:
-        raise SystemExit(f"{name}={text!r}: a number or 'all'") from None
+        raise SystemExit(f"{name}={text!r}: a number" + (" or 'all'" if all_allowed else "")) from None
 
 
 def plan(case_ids: list[str]) -> Plan:
     """``MLDB_VALIDATE_DEEP`` cases in full (default 2, at least one per tier when it allows; ``all``), each with
     ``MLDB_VALIDATE_SAMPLE`` patch verdicts (default 3; ``all``), drawn by ``MLDB_VALIDATE_SEED`` (default: the
     UTC day number). When no more cases are selected than that, every one is validated in full."""
-    seed_text = os.environ.get("MLDB_VALIDATE_SEED")
-    seed = int(seed_text) if seed_text else int(time.time() // 86400)
+    seed = _count("MLDB_VALIDATE_SEED", str(int(time.time() // 86400)), all_allowed=False)
     deep_n, per_case = _count("MLDB_VALIDATE_DEEP", "2"), _count("MLDB_VALIDATE_SAMPLE", "3")
     if deep_n is None or len(case_ids) <= deep_n:
         return Plan(frozenset(case_ids), per_case, seed)
     rng = random.Random(seed)
     by_tier: dict[str, list[str]] = defaultdict(list)
     for case_id in sorted(case_ids):
-        by_tier[case_id.rsplit("_case_", 1)[0] if "_case_" in case_id else "standard"].append(case_id)
+        by_tier[tier_of(case_id)].append(case_id)
     pools = [rng.sample(ids, len(ids)) for _, ids in sorted(by_tier.items())]
     deep: list[str] = []
     while len(deep) < deep_n:

@@ -130,20 +130,24 @@ def _children_cpu_s(stderr: str) -> float | None:
     return int(m[1]) * 60 + float(m[2]) + int(m[3]) * 60 + float(m[4])
 
 
+def _timed(command: str) -> str:
+    """``command`` followed by bash's ``times`` on stderr (read by ``_children_cpu_s``), keeping its exit code."""
+    return f"{command}\n__rc=$?; times 1>&2; exit $__rc"
+
+
 def check_hard_seed_runs(case: Case, sandbox) -> Check:
     """The key's ``seed_command`` on seeds 0, 1, 2 of the broken repo, each in a fresh workspace, timed in CPU
     seconds (bash's ``times`` after the command): the limit is about the case's cost, and wall time on a
     loaded machine is not (a 10 s run measured 28 s wall beside eight other processes on 2 cores)."""
     template = case.key.hardness.seed_command
     times, walls, problems = [], [], []
-    calibration = _children_cpu_s(_run_broken(case, f"python -I -c {shlex.quote(CALIBRATION)}\n__rc=$?; "
-                                                    "times 1>&2; exit $__rc", sandbox).stderr)
+    calibration = _children_cpu_s(_run_broken(case, _timed(f"python -I -c {shlex.quote(CALIBRATION)}"), sandbox).stderr)
     limit = round(HARD_MAX_RUN_S * calibration / CALIBRATION_REFERENCE_S, 1) if calibration else HARD_MAX_RUN_S
     if not calibration:
         problems.append(f"the calibration reported no CPU time: limit {HARD_MAX_RUN_S:g} s unscaled")
     for seed in range(HARD_SEEDS):
         command = template.replace("{seed}", str(seed))
-        res = _run_broken(case, f"{command}\n__rc=$?; times 1>&2; exit $__rc", sandbox)
+        res = _run_broken(case, _timed(command), sandbox)
         walls.append(round(res.duration_s, 1))
         cpu = _children_cpu_s(res.stderr)
         times.append(round(cpu, 1) if cpu is not None else walls[-1])

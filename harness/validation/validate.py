@@ -144,9 +144,8 @@ def validate_cases(cases: list[Case], root: Path, sandbox, jobs: int = 1, progre
         case_jobs = select_jobs((validation_jobs(case, root, sandbox, verdict_only) if native else [])
                                 + (kernel_jobs(case, sandbox, list(kernels), kernel_scope, verdict_only)
                                    if kernels else []), only)
-        derived = ["hard_seeds_reproduce", "hard_anomaly"] if case.tier in HARDENED_TIERS and native else []
         chosen[case.id] = None if select is None else select(case, [n for j in case_jobs for n in job_names(j)]
-                                                             + derived)
+                                                             + derived_names(case, native))
         work += [(case.id, job) for job in case_jobs
                  if chosen[case.id] is None or all(n in chosen[case.id] for n in job_names(job))]
     results: list[list[Check] | None] = [None] * len(work)
@@ -195,5 +194,11 @@ def check_names(case: Case, root: Path, sandbox, kernels: list[str] = (), kernel
 
     jobs = (validation_jobs(case, root, sandbox) if native else []) + \
         (kernel_jobs(case, sandbox, list(kernels), kernel_scope) if kernels else [])
-    names = [n for job in jobs for n in job_names(job)]
-    return names + (["hard_seeds_reproduce", "hard_anomaly"] if case.tier in HARDENED_TIERS and native else [])
+    return [n for job in jobs for n in job_names(job)] + derived_names(case, native)
+
+
+def derived_names(case: Case, native: bool = True) -> list[str]:
+    """The checks ``derived_hard_checks`` computes after the others (hard and frontier cases, native runs)."""
+    from harness.validation.check_select import DERIVED_INPUTS
+
+    return list(DERIVED_INPUTS) if case.tier in HARDENED_TIERS and native else []

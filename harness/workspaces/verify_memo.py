@@ -75,14 +75,19 @@ def pristine_folder(case_id: str, sandbox) -> Path | None:
     (trusted code, never the agent's) get it."""
     if _folder is None:
         return None
-    parts = [case_id, getattr(sandbox, "name", "?"), getattr(sandbox, "kernel", None)]
+    parts = [case_id, *_sandbox_parts(sandbox)]
     folder = _folder / "pristine" / hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
 
+def _sandbox_parts(sandbox) -> list:
+    """What of the sandbox changes a verdict: its kind and the CPU kernel level it runs torch under."""
+    return [getattr(sandbox, "name", "?"), getattr(sandbox, "kernel", None)]
+
+
 def _key(case_id: str, tree: Path, sandbox, seeds: int | None) -> str:
-    parts = [case_id, tree_digest(tree), getattr(sandbox, "name", "?"), getattr(sandbox, "kernel", None), seeds]
+    parts = [case_id, tree_digest(tree), *_sandbox_parts(sandbox), seeds]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]
 
 
