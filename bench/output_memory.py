@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from harness.core.cases import copy_shared_verifier_code  # noqa: E402
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, openai_chat  # noqa: E402
 
 REPORT = {"root_cause": "bench", "location": "model.py:19"}
@@ -31,7 +32,7 @@ REPORT = {"root_cause": "bench", "location": "model.py:19"}
 def throwaway_root(tmp: Path) -> Path:
     for part in ("cases", "answers"):
         shutil.copytree(ROOT / part / "case_01", tmp / part / "case_01", ignore=shutil.ignore_patterns("fixes"))
-    shutil.copy(ROOT / "answers" / "verifylib.py", tmp / "answers" / "verifylib.py")
+    copy_shared_verifier_code(ROOT / "answers", tmp / "answers")
     (tmp / "answers" / "case_01" / "measure.py").write_text("pass\n")
     (tmp / "answers" / "case_01" / "decide.py").write_text('print(\'{"passed": false, "checks": []}\')\n'
                                                            "raise SystemExit(1)\n")

@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from harness.core.cases import copy_shared_verifier_code  # noqa: E402
 from tests.fakes.llm_server import openai_chat  # noqa: E402
 
 MEASURE = """import json, sys
@@ -94,7 +95,7 @@ def quick_root(dest: Path) -> Path:
                                         .replace('run = "python train.py"', "run = \"python -c 'print(1)'\""))
         (answers / "key.toml").write_text((answers / "key.toml").read_text()
                                           .replace('case_id = "case_01"', f'case_id = "{cid}"'))
-    shutil.copy(ROOT / "answers" / "verifylib.py", dest / "answers" / "verifylib.py")
+    copy_shared_verifier_code(ROOT / "answers", dest / "answers")
     return dest
 
 

@@ -170,8 +170,8 @@ def _answers_path(token: str) -> bool:
     for i, part in enumerate(parts):
         if _component_is(part, "answers"):
             rest = parts[i + 1:]
-            if not rest or re.match(r"^case_", rest[0]) or GLOB_CHARS.search(rest[0]) or rest[0] in (
-                    "verifylib.py", "README.md"):
+            if not rest or re.match(r"^(\w+_)?case_", rest[0]) or GLOB_CHARS.search(rest[0]) or rest[0] in (
+                    "verifylib.py", "families", "README.md"):
                 return True
     return False
 

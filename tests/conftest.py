@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.core.cases import copy_shared_verifier_code
+
 ROOT = Path(__file__).resolve().parent.parent
 VALIDATION_TESTS = "tests/test_case_validation.py::"
 
@@ -42,5 +44,5 @@ def mini_root(tmp_path) -> Path:
     """A throwaway project root holding a copy of case_01 and its answer, for breaking on purpose."""
     for part in ("cases", "answers"):
         shutil.copytree(ROOT / part / "case_01", tmp_path / part / "case_01")
-    shutil.copy(ROOT / "answers" / "verifylib.py", tmp_path / "answers" / "verifylib.py")
+    copy_shared_verifier_code(ROOT / "answers", tmp_path / "answers")
     return tmp_path

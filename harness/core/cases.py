@@ -64,13 +64,68 @@ class Case:
 
     @property
     def verifier_files(self) -> list[Path]:
-        """Everything the two verifier processes get: both halves, their extra files, verifylib."""
+        """Everything the two verifier processes get: both halves, their extra files, verifylib and the
+        family modules they import."""
+        return [src for src, _ in self.verifier_bundle]
+
+    @property
+    def verifier_bundle(self) -> list[tuple[Path, str]]:
+        """Each verifier file with its place in the verifier's folder: the case's own files and verifylib
+        at the top, a shared family module under ``families/`` (its package path, so the halves'
+        ``from families.NAME import ...`` works in the bundle as in answers/)."""
         own = [self.key.measure, self.key.decide, *self.key.verifier_files]
-        return [self.answer_dir / rel for rel in own] + [self.answer_dir.parent / "verifylib.py"]
+        files = [(self.answer_dir / rel, Path(rel).name) for rel in own]
+        files.append((self.answer_dir.parent / "verifylib.py", "verifylib.py"))
+        answers = self.answer_dir.parent
+        files += [(answers / rel, rel) for rel in family_modules(answers, [src for src, _ in files])]
+        return files
 
     @property
     def gold_patch_path(self) -> Path:
         return self.answer_dir / self.key.gold_patch
+
+
+FAMILY_PACKAGE = "families"
+
+
+def family_modules(answers: Path, sources: list[Path]) -> list[str]:
+    """The files of answers/families/ that ``sources`` import, directly or through each other, as paths
+    relative to answers/ (``families/__init__.py`` first). Read from the imports, so a case never lists
+    them by hand; a missing module is left for the loader's check to name."""
+    import ast
+
+    found: list[str] = []
+    todo = [p for p in sources if p.suffix == ".py"]
+    while todo:
+        src = todo.pop()
+        try:
+            tree = ast.parse(src.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            for name in names:
+                parts = name.split(".")
+                if parts[0] != FAMILY_PACKAGE or len(parts) < 2:
+                    continue
+                rel = f"{FAMILY_PACKAGE}/{parts[1]}.py"
+                if rel not in found:
+                    found.append(rel)
+                    todo.append(answers / rel)
+    return [f"{FAMILY_PACKAGE}/__init__.py", *sorted(found)] if found else []
+
+
+def copy_shared_verifier_code(src_answers: Path, dest_answers: Path) -> None:
+    """Copy what every case's verifier may import from answers/ (verifylib.py and families/): for a
+    throwaway project root that holds only some cases."""
+    import shutil
+
+    dest_answers.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src_answers / "verifylib.py", dest_answers / "verifylib.py")
+    if (src_answers / FAMILY_PACKAGE).is_dir():
+        shutil.copytree(src_answers / FAMILY_PACKAGE, dest_answers / FAMILY_PACKAGE, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -157,6 +212,9 @@ def _check_consistency(case: Case) -> None:
             raise InputError(key_path, f"'{rel}' not found in {case.answer_dir}", field)
     if not (case.answer_dir.parent / "verifylib.py").is_file():
         raise InputError(case.answer_dir.parent / "verifylib.py", "file not found (both verifier halves import it)")
+    for src, rel in case.verifier_bundle:
+        if rel.startswith(FAMILY_PACKAGE + "/") and not src.is_file():
+            raise InputError(src, f"file not found ({case.id}'s verifier imports {rel[:-3].replace('/', '.')})")
     for i, over in enumerate(case.key.over_fixes):
         if not (case.answer_dir / over.patch).is_file():
             raise InputError(key_path, f"'{over.patch}' not found in {case.answer_dir}", f"over_fixes.{i}.patch")

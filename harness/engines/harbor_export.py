@@ -100,7 +100,7 @@ def _vendored_sha() -> str:
 
 def input_hashes(case: Case) -> dict[str, str]:
     """What the task was made from: a re-export with the same hashes writes the same files."""
-    verifier = sha256_bytes(b"".join(p.name.encode() + sha256_file(p).encode() for p in case.verifier_files))
+    verifier = sha256_bytes(b"".join(rel.encode() + sha256_file(p).encode() for p, rel in case.verifier_bundle))
     return {"case": sha256_tree(case.case_dir), "key": sha256_file(case.answer_dir / "key.toml"),
             "verifier": verifier, "gold_patch": sha256_file(case.gold_patch_path),
             "reference": sha256_file(case.answer_dir / "reference.toml"), "prompt": PROMPT_TEMPLATE_SHA256,
@@ -144,8 +144,8 @@ def export_case(case: Case, out: Path, allowed_hosts: tuple[str, ...] = ()) -> P
         _write(tests / "test.sh", tpl.test_sh(case), executable=True)
         _write(tests / "grade.py", GRADER_SCRIPT.read_bytes())
         _write(tests / "grading.json", json.dumps(grading_spec(case), indent=1, sort_keys=True) + "\n")
-        for src in case.verifier_files:
-            _write(tests / "verifier" / src.name, src.read_bytes())
+        for src, rel in case.verifier_bundle:
+            _write(tests / "verifier" / rel, src.read_bytes())
         copy_tree_safely(case.case_dir, tests / "verifier" / PRISTINE_DIR)
         for rel in vendored():
             _write(tests / "mldb" / rel, (PROJECT_ROOT / rel).read_bytes())

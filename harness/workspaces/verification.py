@@ -63,8 +63,9 @@ def _bundle(case: Case, dest: Path) -> tuple[Path, str]:
     compare with "what the repo does today" measured here, on this machine's kernels, instead of a
     number written down on another CPU (docs/integrity.md, "Portable verdicts")."""
     dest.mkdir()
-    for src in case.verifier_files:
-        shutil.copyfile(src, dest / src.name)
+    for src, rel in case.verifier_bundle:
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest / rel)
     copy_tree_safely(case.case_dir, dest / PRISTINE_DIR)
     _read_only(dest)
     return dest, sha256_tree(dest)

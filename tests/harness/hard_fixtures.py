@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from harness.core.cases import copy_shared_verifier_code
+
 ROOT = Path(__file__).resolve().parents[2]
 
 HARDNESS = '\n[hardness]\nconstruct = "softmax"\nanomaly_over_fix = "raise_lr"\n'
@@ -17,7 +19,7 @@ def make_hard_root(tmp: Path, hardness: str | None = HARDNESS) -> Path:
         shutil.copytree(ROOT / part / "case_01", tmp / part / "case_01")
         shutil.copytree(ROOT / part / "case_01", tmp / part / "hard_case_99")
         shutil.copytree(ROOT / part / "case_01", tmp / part / "wip_hard_case_98")
-    shutil.copy(ROOT / "answers" / "verifylib.py", tmp / "answers" / "verifylib.py")
+    copy_shared_verifier_code(ROOT / "answers", tmp / "answers")
     (tmp / "cases" / "scratch").mkdir()
     manifest = tmp / "cases" / "hard_case_99" / "case.toml"
     manifest.write_text(manifest.read_text().replace('id = "case_01"', 'id = "hard_case_99"'))

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from harness.core.cases import find_root, list_case_ids, load_case, tier_of
+from harness.core.cases import copy_shared_verifier_code, find_root, list_case_ids, load_case, tier_of
 from harness.core.errors import ConfigError
 from harness.validation.check_select import (
     check_patterns,
@@ -36,7 +35,7 @@ def scaffold_root(tmp_path: Path) -> Path:
     root = tmp_path / "root"
     (root / "cases").mkdir(parents=True)
     (root / "answers").mkdir()
-    shutil.copyfile(ROOT / "answers" / "verifylib.py", root / "answers" / "verifylib.py")
+    copy_shared_verifier_code(ROOT / "answers", root / "answers")
     return root
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.cases import find_root, load_case
+from harness.core.cases import copy_shared_verifier_code, find_root, load_case
 from harness.isolation.sandbox import get_sandbox
 from harness.models import CorpusFix, VerifierRun
 from harness.validation import conventions as C
@@ -26,7 +26,7 @@ def temp_root(tmp_path: Path, case_id: str = "case_01") -> Path:
     root = tmp_path / "root"
     shutil.copytree(ROOT / "cases" / case_id, root / "cases" / case_id)
     shutil.copytree(ROOT / "answers" / case_id, root / "answers" / case_id)
-    shutil.copyfile(ROOT / "answers" / "verifylib.py", root / "answers" / "verifylib.py")
+    copy_shared_verifier_code(ROOT / "answers", root / "answers")
     return root
 
 

@@ -74,6 +74,9 @@ def test_location_match_bounds_spans():
     "grep -r canary /srv/clone/answers",
     "cat /y/shared/seeds/002_9fb1c92a9d12d0a6.txt",
     "python -c \"print(open('verifylib.py').read())\"",
+    "cat /srv/clone/answers/hard_case_04/decide.py",
+    "cat /srv/clone/answers/frontier_case_02/key.toml",
+    "cat /srv/clone/answers/families/update_ratio.py",
 ])
 def test_answer_leak_sees_paths_however_spelled(project_root, command):
     case = load_case(project_root, "case_01")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from harness.core import verifier_output
-from harness.core.cases import load_case
+from harness.core.cases import copy_shared_verifier_code, load_case
 from harness.core.errors import InputError, IntegrityError
 from harness.engines import harbor_export, harbor_grade
 from harness.engines.harbor_export import export_case, export_cases
@@ -60,8 +60,8 @@ def test_the_layout_harbor_expects(exported):
     assert os.access(task / "tests" / "test.sh", os.X_OK) and os.access(task / "solution" / "solve.sh", os.X_OK)
     case = load_case(ROOT, "case_01")
     assert tree(task / "environment" / "app") == tree(task / "tests" / "verifier" / "case")
-    for src in case.verifier_files:
-        assert (task / "tests" / "verifier" / src.name).read_bytes() == src.read_bytes()
+    for src, rel in case.verifier_bundle:
+        assert (task / "tests" / "verifier" / rel).read_bytes() == src.read_bytes()
     docker = (task / "environment" / "Dockerfile").read_text()
     assert "FROM python:3.11" in docker and "torch==2.13.0" in docker and "download.pytorch.org/whl/cpu" in docker
     assert "WORKDIR /app" in docker and "COPY app/ /app/" in docker
@@ -81,7 +81,7 @@ def test_a_canary_in_the_case_folder_stops_the_export(tmp_path):
     """A case whose own files carry the key's canary (an author's slip) is never exported."""
     for part in ("cases/case_01", "answers/case_01"):
         shutil.copytree(ROOT / part, tmp_path / part)
-    shutil.copy(ROOT / "answers" / "verifylib.py", tmp_path / "answers" / "verifylib.py")
+    copy_shared_verifier_code(ROOT / "answers", tmp_path / "answers")
     case = load_case(tmp_path, "case_01")
     with open(case.case_dir / "data.py", "a") as fh:
         fh.write(f"# {case.key.canary}\n")
