@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from harness.core.errors import ConfigError
+from harness.core.verifier_output import first_failed_check
 from harness.models import SampleResult, Verdict
 
 
@@ -21,14 +22,7 @@ class FailedCheck(BaseModel):
 
 def first_failing_check(verdict: Verdict) -> str | None:
     """The verifier's first failed check row (``details.result.checks``), as ``name (seed S): reason``."""
-    result = verdict.details.get("result") if isinstance(verdict.details, dict) else None
-    rows = result.get("checks") if isinstance(result, dict) else None
-    for row in rows if isinstance(rows, list) else []:
-        if isinstance(row, dict) and not row.get("passed"):
-            seed = f" (seed {row['seed']})" if row.get("seed") is not None else ""
-            detail = row.get("reason") or row.get("value")
-            return f"{row.get('name')}{seed}" + (f": {detail}" if detail is not None else "")
-    return None
+    return first_failed_check(verdict.details.get("result") if isinstance(verdict.details, dict) else None)
 
 
 def failed_checks(samples: list[SampleResult], case_id: str) -> list[FailedCheck]:

@@ -51,13 +51,21 @@ def verdict_line(stdout: str) -> dict | None:
     return None
 
 
+def first_failed_check(result) -> str | None:
+    """The first failed check row of a verdict line, as ``name (seed S): reason``; None when no row failed.
+    Defensive, because recorded verdicts are read back too (``report --why``)."""
+    rows = result.get("checks") if isinstance(result, dict) else None
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, dict) and not row.get("passed"):
+            where = f" (seed {row['seed']})" if row.get("seed") is not None else ""
+            detail = row.get("reason") or row.get("value")
+            return f"{row.get('name')}{where}" + (f": {detail}" if detail is not None else "")
+    return None
+
+
 def first_failure(result: dict) -> str:
     """The first failing check of a verdict, as a one-line reason."""
-    for row in result.get("checks", []):
-        if not row.get("passed"):
-            where = f" (seed {row.get('seed')})" if row.get("seed") is not None else ""
-            return f"{row.get('name')}{where}: {row.get('reason') or row.get('value')}"[:500]
-    return "verifier checks failed"
+    return (first_failed_check(result) or "verifier checks failed")[:500]
 
 
 def first_seed_failed(result: dict | None, exit_code: int | None) -> bool:
