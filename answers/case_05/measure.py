@@ -26,10 +26,9 @@ LOGGED = [1] + list(range(50, 301, 50))  # the steps the README's runs log (log_
 
 
 def run_once(seed, tag, overrides, rec):
-    train = import_workspace_module("train")
-    Config, train_fn = require(train, "Config", "train")
-
     def start(tmp, metrics):
+        train = import_workspace_module("train")
+        Config, train_fn = require(train, "Config", "train")
         return lambda: train_fn(Config(seed=seed, metrics_file=str(metrics), **overrides))
 
     measure_run(tag, rec, start, LOGGED)

@@ -50,7 +50,8 @@ def clean_ratios(row):
 def measure_run(tag, rec, start, logged):
     """One README configuration of the agent's training, recorded under ``tag``.
 
-    ``start(tmp, metrics)`` builds the run from the case's entry points (``tmp`` a private folder,
+    ``start(tmp, metrics)`` imports the agent's modules (after the hooks' registrars are in hand, so an
+    import cannot swap them), builds the run from the case's entry points (``tmp`` a private folder,
     ``metrics`` the metrics file to pass it) and returns a no-argument callable that trains and returns
     (model, history). Global optimizer-step hooks record every step (optimizer class; per param group lr,
     betas, weight decay, parameter ndims) and copy every weight matrix just before and after the steps

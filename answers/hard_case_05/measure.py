@@ -28,12 +28,11 @@ LOGGED = [1] + list(range(50, 301, 50))  # the steps the README's runs log (log_
 
 
 def run_once(seed, tag, overrides, rec):
-    config = import_workspace_module("config")
-    train = import_workspace_module("train")
-    load_config = require(config, "load_config")
-    run = require(train, "run")
-
     def start(tmp, metrics):
+        config = import_workspace_module("config")
+        train = import_workspace_module("train")
+        load_config = require(config, "load_config")
+        run = require(train, "run")
         cfg = load_config(CONFIG, [f"train.seed={seed}", f"train.metrics_file={metrics}",
                                    f"train.export_dir={tmp / 'export'}", *overrides])
         return lambda: run(cfg)
