@@ -60,16 +60,22 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent  # the verifier's bundle, or answers/<case>/ in the repository
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
+from families.loss_on_probabilities import (  # noqa: E402
+    check_loss_inputs,
+    check_printed_losses,
+    check_printed_metrics,
+    check_readme_logs,
+    val_metrics,
+)
 from verifylib import Unreadable, decide_main, logged_rows  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-BOUND = 1.0
-OUTPUT_TOL = 1e-3
-CONSISTENCY_TOL = 0.15
+BOUND, OUTPUT_TOL, CONSISTENCY_TOL = 1.0, 1e-3, 0.15
 STEPS, LR = 500, 0.05
 N_TRAIN, N_VAL, N_FEATURES, N_CLASSES, HIDDEN = 4000, 1000, 32, 10, 64
 VAL_SEED_OFFSET, PROBE_SCALE = 100, 8.0
@@ -130,13 +136,8 @@ def decide(seed, m, checks):
                  value={"steps": n_steps, "optimizers": kinds, "lrs": lrs}, bound=f"{STEPS} SGD steps at lr {LR}, the README's settings "
                  "(a raised lr or another optimizer hides the compressed gradient instead of fixing it)",
                  source="reported")
-    on_probs, n_ce = m.number("cross_entropy_calls_on_probabilities"), m.number("cross_entropy_calls")
-    bad_nll, n_nll = m.number("nll_calls_not_on_log_probabilities"), m.number("nll_calls")
-    checks.check("loss_never_receives_probabilities", on_probs == 0 and bad_nll == 0,
-                 value={"cross_entropy_calls_on_probabilities": on_probs, "cross_entropy_calls": n_ce,
-                        "nll_calls_not_on_log_probabilities": bad_nll, "nll_calls": n_nll},
-                 bound="0 and 0: cross-entropy never receives probability rows, NLL only normalized log-probabilities "
-                 "(what reaches the loss is what the bug changes)", source="reported")
+    check_loss_inputs(m, checks, "0 and 0: cross-entropy never receives probability rows, NLL only normalized "
+                      "log-probabilities (what reaches the loss is what the bug changes)")
     values = [float(v) for v in m.value("backward_values", list)][-50:]
     final = statistics.median(values) if values else float("inf")
     checks.check("optimized_loss_below_probability_floor", final < BOUND,
@@ -154,9 +155,7 @@ def decide(seed, m, checks):
         nll = F.cross_entropy(model(x_train.double()), y_train).item()
         if seed == README_SEED:
             _, y_val = make_dataset(N_VAL, seed + VAL_SEED_OFFSET)
-            logp = F.log_softmax(model(x_val.double()), -1)
-            README_SEED_VALUES["val acc"] = (logp.argmax(-1) == y_val).double().mean().item()
-            README_SEED_VALUES["entropy"] = -(logp.exp() * logp).sum(-1).mean().item()
+            README_SEED_VALUES.update(val_metrics(F.log_softmax(model(x_val.double()), -1), y_val))
         for name in OUTPUTS:
             x = x_val * PROBE_SCALE if name.endswith("scaled") else x_val
             got = outputs[name]
@@ -187,12 +186,7 @@ def decide(seed, m, checks):
 
 def readme(run, measured, checks):
     rows = logged_rows(run["stdout"])
-    logged = sorted(rows)
-    checks.check("readme_run_logs_the_training",
-                 logged == README_STEPS and all("loss" in rows[s] for s in logged)
-                 and {"val acc", "entropy"} <= set(rows.get(STEPS, {})),
-                 value=logged[:20], bound=f"steps {README_STEPS[0]}, {LOG_EVERY}, ..., {STEPS} with loss, "
-                 "val acc, entropy", source="readme_run")
+    check_readme_logs(rows, checks, README_STEPS, STEPS, LOG_EVERY)
     last = rows.get(STEPS, {})
     loss, entropy = last.get("loss", math.inf), last.get("entropy", math.inf)
     checks.check("readme_run_loss_below_probability_floor", loss < BOUND, value=loss, limit=BOUND, sense="<",
@@ -201,23 +195,10 @@ def readme(run, measured, checks):
                  sense="<",
                  bound=f"< {ENTROPY_BOUND} at step {STEPS} (softmax of probabilities stays >= 2.23; ln 10 = 2.303)",
                  source="readme_run")
-
-    m = measured.get(README_SEED)
-    by_step = [float(v) for v in m.value("backward_values_by_step", list)] if m is not None else []
-    diffs = {s: (round(abs(rows[s]["loss"] - by_step[s]), 6) if s < len(by_step) and "loss" in rows[s] else None)
-             for s in logged}
-    worst = max((d if d is not None else math.inf for d in diffs.values()), default=math.inf)
-    checks.check("readme_run_loss_matches_measured_training", bool(diffs) and worst < PRINTED_LOSS_TOL,
-                 value={"max_abs_diff": worst if math.isfinite(worst) else "n/a",
-                        "printed": {s: rows[s].get("loss") for s in logged[:12]},
-                        "measured": {s: round(by_step[s], 4) for s in logged[:12] if s < len(by_step)}},
-                 bound=f"|printed - seed-0 backward value at the same step| < {PRINTED_LOSS_TOL}", source="readme_run")
-    got = {k: (last.get(k), round(v, 4)) for k, v in README_SEED_VALUES.items()}
-    checks.check("readme_run_val_metrics_match_recomputed_model",
-                 len(got) == 2 and all(p is not None and abs(p - r) < PRINTED_METRIC_TOL for p, r in got.values()),
-                 value={k: {"printed": p, "recomputed": r} for k, (p, r) in got.items()} or "seed 0 not recomputed",
-                 bound=f"printed step-{STEPS} val acc and entropy within {PRINTED_METRIC_TOL} of the seed-0 weights'",
-                 source="readme_run")
+    check_printed_losses(rows, measured.get(README_SEED), checks, PRINTED_LOSS_TOL)
+    check_printed_metrics(last, README_SEED_VALUES, 2, checks, PRINTED_METRIC_TOL,
+                          f"printed step-{STEPS} val acc and entropy within {PRINTED_METRIC_TOL} of the seed-0 "
+                          "weights'")
 
 
 decide_main(decide, readme=readme)

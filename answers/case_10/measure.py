@@ -15,75 +15,30 @@ insulating material (k 1250 times lower). Per seed and slab it records:
   `python train.py`, run by the harness as the user runs it, printed on seed 0).
 """
 
-import contextlib
-import io
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent  # the verifier's bundle, or answers/<case>/ in the repository
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
+from families.pinn_loss_units import COMMON_SLABS, measure_slabs  # noqa: E402
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
 
 PINNED = {"steps": 400, "lr": 5e-3, "n_colloc": 32, "hidden": 20}
 # name: (L [m], T_hot [K], T_cold [K], k [W/(m K)], q [W/m^3]) -- the decider holds the same table
-SLABS = {
-    "readme": (1e-3, 500.0, 300.0, 50.0, 0.0),
-    "thin": (2e-4, 600.0, 300.0, 50.0, 0.0),
-    "heated": (5e-2, 500.0, 300.0, 15.0, 1e6),
-    "insulating": (1e-1, 330.0, 290.0, 0.04, 0.0),
-}
-N_GRID = 201
+SLABS = {**COMMON_SLABS, "insulating": (1e-1, 330.0, 290.0, 0.04, 0.0)}  # readme, thin, heated, insulating
 INIT_PROBE_SLAB = "heated"
 
 
 def measure(seed, rec):
-    import torch
-    from torch.optim.optimizer import register_optimizer_step_pre_hook
+    def entry():
+        train = import_workspace_module("train")
+        Config, train_fn = require(train, "Config", "train")
 
-    train = import_workspace_module("train")
-    Config, train_fn = require(train, "Config", "train")
-    steps, initial = [], []
+        def configure(L, T_hot, T_cold, k, q):
+            return Config(seed=seed, L=L, T_hot=T_hot, T_cold=T_cold, k=k, q=q, **PINNED)
+        return configure, train_fn
 
-    def on_step(opt, args, kwargs):
-        steps.append((type(opt).__name__, [g["lr"] for g in opt.param_groups]))
-        if not initial:  # the parameters this training's optimizer steps
-            initial.extend((p, p.detach().clone()) for g in opt.param_groups for p in g["params"])
-
-    handle = register_optimizer_step_pre_hook(on_step)
-    try:
-        for name, (L, T_hot, T_cold, k, q) in SLABS.items():
-            steps.clear()
-            initial.clear()
-            cfg = Config(seed=seed, L=L, T_hot=T_hot, T_cold=T_cold, k=k, q=q, **PINNED)
-            printed = io.StringIO()
-            with contextlib.redirect_stdout(printed):
-                model, _ = train_fn(cfg)
-            if name == "readme":
-                rec.put("readme_printed", printed.getvalue()[:20000])
-            rec.put(f"{name}_optimizer_steps", len(steps))
-            rec.put(f"{name}_optimizers", sorted({kind for kind, _ in steps}))
-            rec.put(f"{name}_learning_rates", sorted({lr for _, lrs in steps for lr in lrs})[:10])
-            x = torch.linspace(0.0, L, N_GRID, dtype=torch.float64).reshape(-1, 1)
-            with torch.no_grad():
-                T = model(x)
-            if not isinstance(T, torch.Tensor):
-                raise TypeError(f"model(x) returned {type(T).__name__}, not a tensor")
-            rec.save(f"{name}_field", {"T": T.detach().double().reshape(-1)})
-            if name == INIT_PROBE_SLAB:
-                rec.put(f"{name}_trained_parameters", len(initial))
-            if name == INIT_PROBE_SLAB and initial:
-                trained = [(p, p.detach().clone()) for p, _ in initial]
-                with torch.no_grad():
-                    for p, _ in initial:
-                        p.zero_()
-                    T0 = model(x)
-                    for p, p1 in trained:
-                        p.copy_(p1)
-                if not isinstance(T0, torch.Tensor):
-                    raise TypeError(f"model(x) returned {type(T0).__name__}, not a tensor")
-                rec.save(f"{name}_field_zeroed", {"T": T0.detach().double().reshape(-1)})
-            rec.save(f"{name}_model", {k: v for k, v in model.state_dict().items() if isinstance(v, torch.Tensor)})
-    finally:
-        handle.remove()
+    measure_slabs(rec, SLABS, entry, INIT_PROBE_SLAB, reset="zeroed")
 
 
 measure_main(measure)

@@ -60,16 +60,23 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent  # the verifier's bundle, or answers/<case>/ in the repository
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
+from families.loss_on_probabilities import (  # noqa: E402
+    check_loss_inputs,
+    check_printed_losses,
+    check_printed_metrics,
+    check_readme_logs,
+    har_windows,
+    val_metrics,
+)
 from verifylib import Unreadable, decide_main, logged_rows, numbers  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-BOUND = 1.0
-OUTPUT_TOL = 1e-3
-CONSISTENCY_TOL = 0.15
+BOUND, OUTPUT_TOL, CONSISTENCY_TOL = 1.0, 1e-3, 0.15
 STEPS, PEAK_LR, LOG_EVERY = 200, 0.1, 25
 N_TRAIN, N_VAL, N_CHANNELS, WINDOW, N_CLASSES = 3000, 800, 6, 48, 8
 NOISE, SPREAD, PROTOTYPE_SEED, VAL_SEED_OFFSET = 1.4, 0.15, 1234, 100
@@ -82,18 +89,7 @@ README_SEED_VALUES = {}
 
 def recordings(n, seed):
     """The case's synthetic windows (har/data/synth.py), reproduced so the agent cannot make them easier."""
-    g = torch.Generator().manual_seed(PROTOTYPE_SEED)
-    freq = 1.0 + 4.0 * torch.rand(N_CLASSES, N_CHANNELS, generator=g)
-    amp = 0.2 + 0.8 * torch.rand(N_CLASSES, N_CHANNELS, generator=g)
-    offset = 0.3 * torch.randn(N_CLASSES, N_CHANNELS, generator=g)
-    g = torch.Generator().manual_seed(seed)
-    y = torch.randint(0, N_CLASSES, (n,), generator=g)
-    speed = 1.0 + SPREAD * torch.randn(n, 1, generator=g)
-    phase = 2 * math.pi * torch.rand(n, N_CHANNELS, generator=g)
-    t = torch.arange(WINDOW, dtype=torch.float32) / WINDOW
-    angle = 2 * math.pi * (freq[y] * speed)[..., None] * t + phase[..., None]
-    x = amp[y][..., None] * torch.sin(angle) + offset[y][..., None]
-    return x + NOISE * torch.randn(n, N_CHANNELS, WINDOW, generator=g), y
+    return har_windows(n, seed, N_CLASSES, N_CHANNELS, WINDOW, NOISE, SPREAD, PROTOTYPE_SEED)
 
 
 def splits(seed):
@@ -161,13 +157,8 @@ def decide(seed, m, checks):
                  value={"steps": n_steps, "optimizers": kinds, "peak_lr": peak},
                  bound=f"{STEPS} SGD steps peaking at lr {PEAK_LR}: the README's config, so a raised lr, another "
                        "optimizer or a longer run (the user's hypothesis) cannot stand in for the fix", source="reported")
-    on_probs, n_ce = m.number("cross_entropy_calls_on_probabilities"), m.number("cross_entropy_calls")
-    bad_nll, n_nll = m.number("nll_calls_not_on_log_probabilities"), m.number("nll_calls")
-    checks.check("loss_never_receives_probabilities", on_probs == 0 and bad_nll == 0,
-                 value={"cross_entropy_calls_on_probabilities": on_probs, "cross_entropy_calls": n_ce,
-                        "nll_calls_not_on_log_probabilities": bad_nll, "nll_calls": n_nll},
-                 bound="0 and 0: the bug hands CrossEntropyLoss probability rows (non-negative, summing to 1); an NLL "
-                       "must receive normalized log-probabilities", source="reported")
+    check_loss_inputs(m, checks, "0 and 0: the bug hands CrossEntropyLoss probability rows (non-negative, summing "
+                      "to 1); an NLL must receive normalized log-probabilities")
     values = [float(v) for v in m.value("backward_values_by_step", list)][:STEPS + 1][-50:]
     final = statistics.median(values) if values else float("inf")
     checks.check("optimized_loss_below_probability_floor", final < BOUND,
@@ -184,8 +175,7 @@ def decide(seed, m, checks):
         val_scores = model(x_val.double())
         if seed == README_SEED:
             logp = F.log_softmax(val_scores, -1)
-            README_SEED_VALUES["val acc"] = (logp.argmax(-1) == y_val).double().mean().item()
-            README_SEED_VALUES["entropy"] = -(logp.exp() * logp).sum(-1).mean().item()
+            README_SEED_VALUES.update(val_metrics(logp, y_val))
             README_SEED_VALUES["val nll"] = F.nll_loss(logp, y_val).item()
 
     # what reached the loss at the last training step (made with the final weights)
@@ -251,12 +241,7 @@ def decide(seed, m, checks):
 
 def readme(run, measured, checks):
     rows = logged_rows(run["stdout"])
-    logged = sorted(rows)
-    checks.check("readme_run_logs_the_training",
-                 logged == README_STEPS and all("loss" in rows[s] for s in logged)
-                 and {"val acc", "entropy"} <= set(rows.get(STEPS, {})),
-                 value=logged[:20], bound=f"steps {README_STEPS[0]}, {LOG_EVERY}, ..., {STEPS} with loss, "
-                 "val acc, entropy", source="readme_run")
+    check_readme_logs(rows, checks, README_STEPS, STEPS, LOG_EVERY)
     last = rows.get(STEPS, {})
     loss, entropy = last.get("loss", math.inf), last.get("entropy", math.inf)
     checks.check("readme_run_loss_below_probability_floor", loss < BOUND, value=loss,
@@ -267,29 +252,15 @@ def readme(run, measured, checks):
                  bound=f"< {ENTROPY_BOUND} at step {STEPS}: the README's other symptom (validation entropy just under "
                        "ln 8 = 2.079: softmax of probabilities is near-uniform)", source="readme_run",
                  limit=ENTROPY_BOUND if math.isfinite(entropy) else None, sense="<" if math.isfinite(entropy) else None)
-
-    m = measured.get(README_SEED)
-    by_step = [float(v) for v in m.value("backward_values_by_step", list)] if m is not None else []
-    diffs = {s: (round(abs(rows[s]["loss"] - by_step[s]), 6) if s < len(by_step) and "loss" in rows[s] else None)
-             for s in logged}
-    worst = max((d if d is not None else math.inf for d in diffs.values()), default=math.inf)
-    checks.check("readme_run_loss_matches_measured_training", bool(diffs) and worst < PRINTED_LOSS_TOL,
-                 value={"max_abs_diff": worst if math.isfinite(worst) else "n/a",
-                        "printed": {s: rows[s].get("loss") for s in logged[:12]},
-                        "measured": {s: round(by_step[s], 4) for s in logged[:12] if s < len(by_step)}},
-                 bound=f"|printed - seed-0 backward value at the same step| < {PRINTED_LOSS_TOL}", source="readme_run")
+    check_printed_losses(rows, measured.get(README_SEED), checks, PRINTED_LOSS_TOL)
     calibration = [numbers(line) for line in run["stdout"].splitlines() if line.startswith("calibration:")]
     printed = dict(last)
     if calibration and len(calibration[-1]) >= 2:
         printed["val nll"] = calibration[-1][1]
-    got = {k: (printed.get(k), round(v, 4)) for k, v in README_SEED_VALUES.items()}
-    checks.check("readme_run_val_metrics_match_recomputed_model",
-                 len(got) == 3 and all(p is not None and abs(p - r) < PRINTED_METRIC_TOL for p, r in got.values()),
-                 value={k: {"printed": p, "recomputed": r} for k, (p, r) in got.items()} or "seed 0 not recomputed",
-                 bound=f"printed step-{STEPS} val acc and entropy, and the calibration's val nll before scaling, within "
-                       f"{PRINTED_METRIC_TOL} of the seed-0 weights' scores: the metrics and calibration must read the "
-                       "model's output as the scores it trained",
-                 source="readme_run")
+    check_printed_metrics(printed, README_SEED_VALUES, 3, checks, PRINTED_METRIC_TOL,
+                          f"printed step-{STEPS} val acc and entropy, and the calibration's val nll before "
+                          f"scaling, within {PRINTED_METRIC_TOL} of the seed-0 weights' scores: the metrics and "
+                          "calibration must read the model's output as the scores it trained")
 
 
 decide_main(decide, readme=readme)
