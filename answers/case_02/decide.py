@@ -49,14 +49,15 @@ import string
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bundle, or answers/<case> and answers/ in the repository
+from families.label_masking import IGNORE, measured_backward_values  # noqa: E402
 from verifylib import Unreadable, decide_main, logged_rows  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-IGNORE = -100
 STEPS, LR, BATCH = 40, 3e-3, 16
 LOSS_TOL = 1e-3
 HELDOUT_BOUND = 3.0
@@ -268,8 +269,7 @@ def readme(run, measured, checks):
     checks.check("readme_run_loss_drops_below_3", 0 < last < HELDOUT_BOUND, value=last,
                  bound=f"in (0, {HELDOUT_BOUND}) at step {STEPS}", source="readme_run")
 
-    m = measured.get(README_SEED)
-    by_step = [float(v) for v in m.value("backward_values", list)] if m is not None else []
+    by_step = measured_backward_values(measured, README_SEED)
     diffs = [abs(loss[s] - by_step[s]) if s < len(by_step) else math.inf for s in logged]
     worst = max(diffs, default=math.inf)
     recomputed = {s: round(abs(loss.get(s, math.nan) - v), 6) for s, v in README_SEED_VALUES.items()}

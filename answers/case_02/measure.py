@@ -14,7 +14,9 @@ batch 16, 40 steps) and records, for every gradient-enabled step of the training
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bundle, or answers/<case> and answers/ in the repository
+from families.label_masking import put_steps, recording_steps  # noqa: E402
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
 
 MAX_STEPS_SAVED = 64
@@ -22,7 +24,6 @@ MAX_STEPS_SAVED = 64
 
 def measure(seed, rec):
     import torch
-    from torch.optim.optimizer import register_optimizer_step_pre_hook
 
     train = import_workspace_module("train")
     model_mod = import_workspace_module("model")
@@ -30,7 +31,7 @@ def measure(seed, rec):
     TinyGPT = require(model_mod, "TinyGPT")
     forward = require(model_mod, "TinyGPT.forward")
 
-    ids_seen, labels_seen, backward_values, steps = [], [], [], []
+    ids_seen, labels_seen = [], []
     weights = {}
 
     def recording_forward(self, input_ids, *args, **kwargs):
@@ -46,35 +47,18 @@ def measure(seed, rec):
             labels_seen.append(labels.detach().clone())
         return lm_loss(logits, labels, *args, **kwargs)
 
-    backward = torch.autograd.backward
-
-    def recording_backward(tensors, *args, **kwargs):
-        t = tensors[0] if isinstance(tensors, (tuple, list)) else tensors
-        if isinstance(t, torch.Tensor) and t.numel() == 1:
-            backward_values.append(float(t.detach()))
-        return backward(tensors, *args, **kwargs)
-
-    def on_step(opt, args, kwargs):
-        steps.append((type(opt).__name__, [g["lr"] for g in opt.param_groups]))
-
     TinyGPT.forward = recording_forward
     train.lm_loss = recording_lm_loss
-    torch.autograd.backward = recording_backward
-    handle = register_optimizer_step_pre_hook(on_step)
     try:
-        train_fn(Config(seed=seed))
+        with recording_steps() as (backward_values, steps):
+            train_fn(Config(seed=seed))
     finally:
-        handle.remove()
-        torch.autograd.backward = backward
         TinyGPT.forward = forward
         train.lm_loss = lm_loss
 
     rec.put("forward_calls", len(ids_seen))
     rec.put("lm_loss_calls", len(labels_seen))
-    rec.put("backward_values", backward_values[:MAX_STEPS_SAVED])
-    rec.put("backward_calls", len(backward_values))
-    rec.put("optimizer_steps", len(steps))
-    rec.put("optimizers", sorted({kind for kind, _ in steps}))
+    put_steps(rec, backward_values, steps, MAX_STEPS_SAVED)
     rec.put("learning_rates", sorted({lr for _, lrs in steps for lr in lrs})[:10])
     batches = {}
     for i, ids in enumerate(ids_seen[:MAX_STEPS_SAVED]):

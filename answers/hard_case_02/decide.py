@@ -34,39 +34,19 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bundle, or answers/<case> and answers/ in the repository
+from families.label_masking import IGNORE, measured_backward_values, next_token_reply_targets  # noqa: E402
 from verifylib import decide_main, logged_rows  # noqa: E402
 
 import torch  # noqa: E402
 
 PAD, USER, ASSISTANT, END = 0, 1, 2, 3
-IGNORE = -100
+CHAT_TOKENS = {"pad": PAD, "user": USER, "assistant": ASSISTANT, "end": END}
 STEPS, PEAK_LR, LOG_EVERY = 60, 3e-3, 10
 START_BOUND, END_BOUND, PRINTED_LOSS_TOL = 3.0, 2.7, 1e-3
 README_SEED = 0
 README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
-
-
-def reply_flags(ids):
-    """(B, T) bool: the tokens an assistant reply consists of (reply text and its closing <|end|>)."""
-    flags = torch.zeros_like(ids, dtype=torch.bool)
-    for b, row in enumerate(ids.tolist()):
-        inside = False
-        for t, tok in enumerate(row):
-            if tok == ASSISTANT:
-                inside = True
-            elif tok == USER or tok == PAD:
-                inside = False
-            elif inside:
-                flags[b, t] = True
-                if tok == END:
-                    inside = False
-    return flags
-
-
-def expected_targets(ids):
-    flags = reply_flags(ids)[:, 1:]
-    return ids[:, 1:].masked_fill(~flags, IGNORE).reshape(-1)
 
 
 def decide(seed, m, checks):
@@ -86,7 +66,7 @@ def decide(seed, m, checks):
         real = ids != PAD
         if not torch.equal(real.long().cummax(dim=1).values.bool(), real):
             not_left.append(i)
-        want = expected_targets(ids)
+        want = next_token_reply_targets(ids, **CHAT_TOKENS)
         expected_total += int((want != IGNORE).sum())
         n_sup = int((got != IGNORE).sum())
         supervised += n_sup
@@ -137,8 +117,7 @@ def readme(run, measured, checks):
     checks.check("readme_run_loss_falls", end < END_BOUND, value=end,
                  bound=f"< {END_BOUND} at step {STEPS}: the reply tokens are learned", source="readme_run",
                  limit=END_BOUND if math.isfinite(end) else None, sense="<" if math.isfinite(end) else None)
-    m = measured.get(README_SEED)
-    by_step = [float(v) for v in m.value("backward_values", list)] if m is not None else []
+    by_step = measured_backward_values(measured, README_SEED)
     diffs = {s: (round(abs(rows[s]["loss"] - by_step[s]), 6) if s < len(by_step) and "loss" in rows[s] else None)
              for s in logged}
     worst = max((d if d is not None else math.inf for d in diffs.values()), default=math.inf)

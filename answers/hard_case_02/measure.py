@@ -16,8 +16,10 @@ ids itself), and the trained weights.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bundle, or answers/<case> and answers/ in the repository
+from families.label_masking import put_steps, recording_steps, train_as_readme  # noqa: E402
+from verifylib import measure_main  # noqa: E402
 
 README_ARGS = ["--config", "configs/sampling.toml"]
 MAX_STEPS_SAVED = 80
@@ -27,9 +29,8 @@ def measure(seed, rec):
     import torch
     import torch.nn.functional as F
     from torch.nn.modules.module import register_module_forward_pre_hook
-    from torch.optim.optimizer import register_optimizer_step_pre_hook
 
-    inputs, targets, backward_values, steps = [], [], [], []
+    inputs, targets = [], []
 
     def on_forward(module, args):
         if torch.is_grad_enabled() and args and isinstance(args[0], torch.Tensor) \
@@ -43,38 +44,19 @@ def measure(seed, rec):
             targets.append(target.detach().reshape(-1).clone())
         return cross_entropy(input, target, *args, **kwargs)
 
-    backward = torch.autograd.backward
-
-    def recording_backward(tensors, *args, **kwargs):
-        t = tensors[0] if isinstance(tensors, (tuple, list)) else tensors
-        if isinstance(t, torch.Tensor) and t.numel() == 1:
-            backward_values.append(float(t.detach()))
-        return backward(tensors, *args, **kwargs)
-
-    def on_step(opt, args, kwargs):
-        steps.append((type(opt).__name__, [g["lr"] for g in opt.param_groups]))
-
     F.cross_entropy = recording_cross_entropy
-    torch.autograd.backward = recording_backward
-    handles = [register_module_forward_pre_hook(on_forward), register_optimizer_step_pre_hook(on_step)]
+    handle = register_module_forward_pre_hook(on_forward)
     try:
-        train = import_workspace_module("train")
-        config_from_args, train_fn = require(train, "config_from_args", "train")
-        cfg = config_from_args(README_ARGS + ["--set", f"train.seed={seed}"])
-        model, _ = train_fn(cfg)
+        with recording_steps() as (backward_values, steps):
+            model = train_as_readme(README_ARGS, seed)
     finally:
-        for h in handles:
-            h.remove()
-        torch.autograd.backward = backward
+        handle.remove()
         F.cross_entropy = cross_entropy
 
     ids = [x for owner, x in inputs if owner == id(model)]
     rec.put("model_forward_calls", len(ids))
     rec.put("cross_entropy_calls", len(targets))
-    rec.put("backward_values", backward_values[:MAX_STEPS_SAVED])
-    rec.put("backward_calls", len(backward_values))
-    rec.put("optimizer_steps", len(steps))
-    rec.put("optimizers", sorted({kind for kind, _ in steps}))
+    put_steps(rec, backward_values, steps, MAX_STEPS_SAVED)
     rec.put("peak_learning_rate", max((lr for _, lrs in steps for lr in lrs), default=None))
     batches = {f"ids_{i:03d}": x for i, x in enumerate(ids[:MAX_STEPS_SAVED])}
     batches.update({f"targets_{i:03d}": t for i, t in enumerate(targets[:MAX_STEPS_SAVED])})
