@@ -31,8 +31,7 @@ def grads(m):
 
 
 def accumulate(m, parts):
-    acc = Accumulator(len(parts))
-    acc.reset(parts)
+    acc = Accumulator(m.parameters(), len(parts))
     for batch in parts:
         acc.backward(lm_loss(m(batch["input_ids"], batch["attention_mask"]), batch["labels"]), batch)
     return acc
@@ -57,14 +56,14 @@ def test_window_statistics_add_up():
     collate = Collator(TOK.pad_id)
     parts = [collate(examples()[:2]), collate(examples()[2:])]
     acc = accumulate(model(), parts)
-    assert acc.window_targets == sum(len(e["input_ids"]) - 1 for e in examples())
+    assert acc.targets == sum(len(e["input_ids"]) - 1 for e in examples())
     assert acc.tokens == sum(len(e["input_ids"]) for e in examples())
 
 
 def test_accumulation_needs_at_least_one_step():
     try:
-        Accumulator(0)
+        Accumulator([], 0)
     except ValueError as exc:
         assert "grad_accum" in str(exc)
     else:
-        raise AssertionError("Accumulator(0) was accepted")
+        raise AssertionError("Accumulator([], 0) was accepted")
