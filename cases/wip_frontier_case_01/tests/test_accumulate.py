@@ -67,3 +67,17 @@ def test_accumulation_needs_at_least_one_step():
         assert "grad_accum" in str(exc)
     else:
         raise AssertionError("Accumulator([], 0) was accepted")
+
+
+def test_clipping_bounds_the_step_gradient():
+    from chatft.callbacks import GradientClipping
+    from chatft.trainer import Trainer
+
+    collate = Collator(TOK.pad_id)
+    parts = [collate(examples()[:2]), collate(examples()[2:])]
+    m = model()
+    cfg = load_config(None, ["train.grad_accum=2"])
+    trainer = Trainer(m, torch.optim.SGD(m.parameters(), lr=0.0), None, cfg, collate, [GradientClipping(0.05)])
+    trainer.train_step(parts)
+    assert trainer.grad_norm > 0.05
+    assert grads(m).norm() <= 0.05 + 1e-6
