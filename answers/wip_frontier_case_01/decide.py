@@ -1,26 +1,34 @@
 """wip_frontier_case_01, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f01-5b8e20d4c7a193f6
 
-The bug: with gradient accumulation (configs/mix.toml: train.grad_accum = 4 micro-batches of
-data.batch_size = 8), the Accumulator (chatft/accumulate.py) weights each micro-batch's mean
-reply loss by its share of the window's targets, batch["num_targets"] / sum over the window.
-That count is taken by the base Collator (chatft/data/collate.py) on its language-model labels
-(every real token), before ReplyCollator (chatft/data/completion.py) masks the prompts, so it
-counts prompt tokens too: a micro-batch's weight follows its total tokens, while its loss is a
-mean over its reply tokens. A reply token of a micro-batch with long prompts and short replies
-weighs more than one of a micro-batch with long replies; the length sorting makes the
-micro-batches differ, so short-reply tasks are over-weighted and long-reply tasks under-trained.
-With one micro-batch per step the share is 1 and the gradient is right. The logged loss uses
-the same shares.
+Two layered defects in how the case makes one optimizer step from micro-batches
+(configs/mix.toml: train.grad_accum = 4 micro-batches of data.batch_size = 8, longest first):
+1. The Accumulator (chatft/accumulate.py) keeps a running token mean: each micro-batch's mean
+   reply loss enters with its share batch["num_targets"] / (targets seen so far). That count is
+   taken by the base Collator (chatft/data/collate.py) on its language-model labels (every real
+   token), before ReplyCollator (chatft/data/completion.py) masks the prompts, so a micro-batch's
+   weight follows its total tokens while its loss is a mean over its reply tokens.
+2. Clipping is a callback on the trainer's on_after_backward hook (chatft/callbacks.py), which
+   chatft/trainer.py emits after every micro-batch's backward: the running mean is clipped to
+   norm 1.0 after each micro-batch, so every micro-batch but the last is shrunk again by each
+   later clip. Longest first, the long-reply micro-batches lose most of their weight.
+With one micro-batch per step (grad_accum = 1) the share is 1 and the one clip is the step's, so
+the gradient is right. The logged loss uses layer 1's shares; the logged grad norm is the last
+partial mean's (layer 2).
 
 Checks per seed, at the README's settings (`--config configs/mix.toml`, seed set):
 - recomputed: every checked window (windows 0, 9, 19, ..., 59 of the 60) is 4 micro-batches of 8
   conversations, as the README's config asks (so grad_accum = 1 does not stand in for the fix);
-- recomputed: the gradient the agent's code accumulated over each checked window, before the
-  clip, equals the gradient of the window's token-mean reply loss that the decider computes
-  itself (own TinyGPT with the recorded weights, targets rebuilt from the ids): relative L2
-  error below REL_TOL. After the clip (when the optimizer steps) it equals that gradient clipped
-  to norm 1.0 the same way. Both come from the same weights in the same verification, so no
-  figure measured elsewhere is a bound; REL_TOL only absorbs float32 summation order;
+- recomputed, `accumulated_gradient_is_the_window_token_mean_gradient`: the gradient as it stood
+  at the window's last clip_grad_norm_ call equals the gradient of the window's token-mean reply
+  loss that the decider computes itself (own TinyGPT with the recorded weights, targets rebuilt
+  from the ids): relative L2 error below REL_TOL (both layers move it);
+- recomputed, `step_gradient_is_the_window_gradient_clipped_once`: the gradient the optimizer
+  steps with equals that gradient clipped once to norm 1.0 (layer 2 moves it even when layer 1
+  is fixed; so does a fix that drops the clip). Its value gives, at the worst window, each
+  micro-batch's weight in the step's gradient (least squares over the decider's per-micro-batch
+  gradients) divided by its right weight, reply-token share times the one clip factor;
+Both come from the same weights in the same verification, so no figure measured elsewhere is a
+bound; REL_TOL only absorbs float32 summation order;
 - reported: 60 AdamW steps peaking at lr 3e-3.
 
 Then, once, on what the README's own command printed (source readme_run):
@@ -29,7 +37,8 @@ Then, once, on what the README's own command printed (source readme_run):
   equals the token-mean reply loss of that window recomputed from seed 0's weights (< 1e-3; the
   bug prints micro-batch means weighted by their shares of a count that includes the prompts);
 - `readme_run_grad_norm_is_the_window_gradient_norm`: each printed grad norm equals the norm of
-  the recomputed window gradient (< 2e-3 + 1e-3 relative).
+  the recomputed window gradient before the clip (< 2e-3 + 1e-3 relative; layer 2 prints the
+  last partial mean's norm, about 1.0).
 """
 
 import math
@@ -124,24 +133,28 @@ def reply_flags(ids):
     return flags
 
 
-def window_gradient(params, micro_ids):
-    """(token-mean reply loss of the window, {name: gradient}) with the recorded weights."""
+def micro_batch_gradients(params, micro_ids):
+    """[(reply NLL sum, reply targets, {name: gradient of the micro-batch's mean reply loss})], recorded weights."""
     model = TinyGPT()
     names = {n for n, _ in model.named_parameters()}
     missing = sorted(names - set(params))
     if missing:
         raise ValueError(f"weights missing for {missing[:3]}")
     model.load_state_dict({n: params[n] for n in names}, strict=False)
-    total_nll, total_targets = 0.0, 0
+    out = []
     for ids in micro_ids:
+        model.zero_grad(set_to_none=True)
         targets = ids[:, 1:].masked_fill(~reply_flags(ids)[:, 1:], -100)
         logits = model(ids)[:, :-1]
         nll = F.cross_entropy(logits.reshape(-1, VOCAB), targets.reshape(-1), ignore_index=-100, reduction="sum")
-        total_nll = total_nll + nll
-        total_targets += int((targets != -100).sum())
-    loss = total_nll / total_targets
-    loss.backward()
-    return float(loss.detach()), {n: p.grad.detach().clone() for n, p in model.named_parameters()}
+        n = int((targets != -100).sum())
+        (nll / max(1, n)).backward()
+        out.append((float(nll.detach()), n, {k: p.grad.detach().clone() for k, p in model.named_parameters()}))
+    return out
+
+
+def flat(grad, names):
+    return torch.cat([grad[n].reshape(-1).double() for n in names])
 
 
 def rel_error(got, want):
@@ -152,20 +165,37 @@ def rel_error(got, want):
     return float(diff / torch.cat([want[n].reshape(-1) for n in names]).norm())
 
 
+def weight_ratios(got, parts, right):
+    """Each micro-batch's least-squares weight in ``got`` over the decider's gradients, divided by ``right``."""
+    names = sorted(parts[0][2])
+    if any(n not in got or got[n].shape != parts[0][2][n].shape for n in names):
+        return None
+    basis = torch.stack([flat(g, names) for _, _, g in parts], dim=1)
+    weights = torch.linalg.lstsq(basis, flat(got, names)[:, None]).solution[:, 0]
+    return [round(float(w / r), 3) if r else None for w, r in zip(weights, right)]
+
+
 def examine(m):
-    """{window: (loss, grad norm, pre-clip error, post-clip error, shapes)} for one seed's artifacts."""
+    """{window: loss, grad norm, pre-clip error, post-clip error, micro-batch weight ratios, shapes} for one seed."""
     out = {}
     for w in WINDOWS:
         art = m.tensors(f"window_{w:03d}")
         micro = [art[k].long() for k in sorted((k for k in art if k.startswith("ids_")), key=lambda k: int(k[4:]))]
         group = lambda kind: {k.split(".", 1)[1]: v for k, v in art.items() if k.startswith(kind + ".")}  # noqa: E731
-        loss, grad = window_gradient(group("params"), micro)
+        parts = micro_batch_gradients(group("params"), micro)
+        total = sum(n for _, n, _ in parts)
+        shares = [n / total for _, n, _ in parts]
+        grad = {k: sum(sh * g[k] for sh, (_, _, g) in zip(shares, parts)) for k in parts[0][2]}
         norm = float(torch.cat([g.reshape(-1) for g in grad.values()]).norm())
-        clipped = {n: g * min(1.0, CLIP / (norm + 1e-6)) for n, g in grad.items()}
+        factor = min(1.0, CLIP / (norm + 1e-6))
+        clipped = {n: g * factor for n, g in grad.items()}
         pre, post = group("pre"), group("post")
-        out[w] = {"loss": loss, "norm": norm, "shapes": [list(x.shape) for x in micro],
+        out[w] = {"loss": sum(nll for nll, _, _ in parts) / total, "norm": norm,
+                  "shapes": [list(x.shape) for x in micro],
+                  "clip_calls": int(art["clip_calls"]) if "clip_calls" in art else None,
                   "pre": rel_error(pre, grad) if pre else None,
-                  "post": rel_error(post, clipped) if post else None}
+                  "post": rel_error(post, clipped) if post else None,
+                  "weights": weight_ratios(post, parts, [sh * factor for sh in shares]) if post else None}
     return out
 
 
@@ -186,14 +216,26 @@ def decide(seed, m, checks):
                  value={"windows_not_4x8": {str(k): v for k, v in list(bad_shapes.items())[:4]}},
                  bound=f"{MICRO_BATCHES} forward passes of {MICRO_ROWS} rows per optimizer step, as configs/mix.toml asks")
     worst_pre = max((r["pre"] for r in found.values() if r["pre"] is not None), default=None)
-    worst_post = max((r["post"] for r in found.values() if r["post"] is not None), default=None)
-    covered = all(r["post"] is not None for r in found.values())
     checks.check("accumulated_gradient_is_the_window_token_mean_gradient",
-                 covered and (worst_pre is None or worst_pre < REL_TOL) and (worst_post is None or worst_post < REL_TOL),
-                 value={"worst_rel_error_before_clip": worst_pre, "worst_rel_error_after_clip": worst_post,
-                        "per_window_before_clip": {str(w): r["pre"] for w, r in found.items()}},
+                 worst_pre is None or worst_pre < REL_TOL,
+                 value={"worst_rel_error_at_the_last_clip": worst_pre,
+                        "clip_calls_per_window": {str(w): r["clip_calls"] for w, r in found.items()},
+                        "per_window": {str(w): r["pre"] for w, r in found.items()}},
                  bound=f"relative L2 error < {REL_TOL} against the decider's gradient of sum(reply NLL) / "
-                       f"(reply tokens of the window), at windows {', '.join(map(str, WINDOWS))}",
+                       f"(reply tokens of the window), at windows {', '.join(map(str, WINDOWS))} "
+                       "(no clip_grad_norm_ call: the step check alone decides)",
+                 limit=REL_TOL, sense="<")
+    posts = {w: r["post"] for w, r in found.items()}
+    covered = all(v is not None for v in posts.values())
+    worst_post = max((v for v in posts.values() if v is not None), default=None)
+    worst_window = max((w for w in posts if posts[w] is not None), key=lambda w: posts[w], default=None)
+    checks.check("step_gradient_is_the_window_gradient_clipped_once",
+                 covered and worst_post is not None and worst_post < REL_TOL,
+                 value={"worst_rel_error": worst_post, "per_window": {str(w): v for w, v in posts.items()},
+                        "micro_batch_weight_over_right_weight_at_worst_window":
+                            found[worst_window]["weights"] if worst_window is not None else None},
+                 bound=f"relative L2 error < {REL_TOL} against the decider's window gradient clipped once to norm "
+                       f"{CLIP}, at the optimizer step of windows {', '.join(map(str, WINDOWS))}",
                  limit=REL_TOL, sense="<")
 
 

@@ -6,9 +6,10 @@ train.train): `--config configs/mix.toml`, with only the seed set per run, and r
   train() returns), tagged with the number of optimizer steps taken before it, so the decider
   sees which micro-batches made each optimizer step's window;
 - at the first window and at every logged one (windows 9, 19, ..., 59: the README logs steps
-  10, 20, ..., 60, each with the loss of the window that step trained on): the parameters and the
-  gradients as they stood when clipping was called (before the clip) and when the optimizer
-  stepped (after it), by parameter name;
+  10, 20, ..., 60, each with the loss of the window that step trained on): the parameters, the
+  gradients as they stood at the window's last call of clip_grad_norm_ (before that clip) and
+  when the optimizer stepped (after it), by parameter name, and how many times clip_grad_norm_
+  was called in the window;
 - every optimizer step: its class and learning rates.
 The decider rebuilds each checked window's full-batch gradient itself from the ids and weights.
 """
@@ -43,14 +44,17 @@ def measure(seed, rec):
             forwards.append((id(module), taken["steps"], args[0].detach().clone()))
 
     def snapshot(params, kind):
+        """Keeps the window's last clip call ("pre") and its optimizer step ("post")."""
         w = taken["steps"]
         if not checked(w):
             return
         slot = snaps.setdefault(w, {})
-        if kind in slot:
+        if kind == "post" and kind in slot:
             return
         slot[kind] = {id(p): p.grad.detach().clone() for p in params if p.grad is not None}
         slot.setdefault("params", {id(p): p.detach().clone() for p in params})
+        if kind == "pre":
+            slot["clip_calls"] = slot.get("clip_calls", 0) + 1
 
     clip = nn_utils.clip_grad_norm_
 
@@ -93,6 +97,7 @@ def measure(seed, rec):
     rec.put("checked_windows", sorted(snaps))
     for w, slot in sorted(snaps.items()):
         tensors = {f"ids_{i}": x for i, x in enumerate([x for win, x in own if win == w])}
+        tensors["clip_calls"] = torch.tensor(slot.get("clip_calls", 0))
         for kind in ("params", "pre", "post"):
             for pid, t in slot.get(kind, {}).items():
                 if pid in names:

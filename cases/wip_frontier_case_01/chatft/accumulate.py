@@ -1,37 +1,44 @@
-"""Gradient accumulation: several micro-batches' backward passes per optimizer step.
+"""Gradient accumulation: ``train.grad_accum`` micro-batches' backward passes per optimizer step.
 
-``train.grad_accum`` micro-batches of ``data.batch_size`` conversations make one optimizer step,
-so the effective batch is their product while only one micro-batch's activations are alive at a
-time. The loss of a micro-batch is the mean over its own supervised tokens, and micro-batches
-supervise different numbers of tokens, so scaling each by 1 / grad_accum would weight
-micro-batches rather than tokens. Each is weighted by its share of the window's targets instead:
-the gradients that add up in ``.grad`` are then the token mean over the whole window, the same
-as one batch of all its conversations, and the learning rate does not depend on grad_accum.
+The micro-batches of a step are streamed: each is collated, run forward and backward, and
+dropped before the next, so only one micro-batch's activations are alive at a time and the
+effective batch is ``data.batch_size * train.grad_accum``. After every backward pass ``.grad``
+holds the running mean over the targets seen so far in the step (the previous mean is rescaled
+by its share), so nothing about the micro-batches still to come has to be known in advance.
 """
 
 
 class Accumulator:
-    """Runs the weighted backward passes of one optimizer step and keeps the window's statistics."""
+    """Running-mean gradient and loss over one optimizer step's micro-batches, and their statistics."""
 
-    def __init__(self, steps):
+    def __init__(self, parameters, steps):
         if steps < 1:
             raise ValueError(f"train.grad_accum must be >= 1, got {steps}")
+        self.parameters = list(parameters)
         self.steps = steps
-        self.reset([])
+        self.reset()
 
-    def reset(self, window):
-        """Starts a window (its micro-batches, as the collator returned them)."""
-        self.window_targets = sum(batch["num_targets"] for batch in window)
+    def reset(self):
+        """Starts a step: no targets seen, no gradient kept."""
+        self.targets = 0
         self.loss = 0.0
         self.micro_batches = 0
+        self.rows = 0
         self.tokens = 0
 
     def backward(self, loss, batch):
-        """Adds one micro-batch's gradient, weighted by its share of the window's targets."""
-        share = batch["num_targets"] / max(1, self.window_targets)
+        """Folds one micro-batch's mean loss and its gradient into the step's running means."""
+        seen = self.targets + batch["num_targets"]
+        kept, share = self.targets / max(1, seen), batch["num_targets"] / max(1, seen)
+        if self.targets:
+            for p in self.parameters:
+                if p.grad is not None:
+                    p.grad.mul_(kept)
         (loss * share).backward()
-        self.loss += loss.item() * share
+        self.loss = self.loss * kept + loss.item() * share
+        self.targets = seen
         self.micro_batches += 1
+        self.rows = batch["input_ids"].size(0)
         self.tokens += int(batch["attention_mask"].sum())
 
     @property

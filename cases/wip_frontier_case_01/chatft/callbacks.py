@@ -1,7 +1,8 @@
-"""Trainer callbacks: console log, metrics file, best checkpoint, non-finite guard.
+"""Trainer callbacks: gradient clipping, console log, metrics file, best checkpoint, non-finite guard.
 
-The trainer calls ``on_train_start``, ``on_log(row)`` at every logged step and ``on_train_end``;
-a callback may set ``trainer.should_stop`` to end the run early.
+The trainer calls ``on_train_start``, ``on_after_backward`` after a backward pass, ``on_log(row)``
+at every logged step and ``on_train_end``; a callback may set ``trainer.should_stop`` to end the
+run early.
 """
 
 import json
@@ -15,11 +16,25 @@ class Callback:
     def on_train_start(self, trainer):
         pass
 
+    def on_after_backward(self, trainer):
+        pass
+
     def on_log(self, trainer, row):
         pass
 
     def on_train_end(self, trainer):
         pass
+
+
+class GradientClipping(Callback):
+    """Clips the gradient's total norm to ``optim.clip_grad_norm`` (0: no clipping); the norm before clipping goes to the log."""
+
+    def __init__(self, max_norm):
+        self.max_norm = max_norm if max_norm > 0 else math.inf
+
+    def on_after_backward(self, trainer):
+        params = [p for p in trainer.model.parameters() if p.grad is not None]
+        trainer.grad_norm = float(torch.nn.utils.clip_grad_norm_(params, self.max_norm))
 
 
 class ConsoleLogger(Callback):
@@ -74,6 +89,7 @@ class NonFiniteGuard(Callback):
 
 def default_callbacks(cfg):
     return [
+        GradientClipping(cfg.optim.clip_grad_norm),
         NonFiniteGuard(),
         ConsoleLogger(),
         MetricsFile(cfg.train.out_dir),

@@ -31,8 +31,7 @@ def grads(m):
 
 
 def accumulate(m, parts):
-    acc = Accumulator(len(parts))
-    acc.reset(parts)
+    acc = Accumulator(m.parameters(), len(parts))
     for batch in parts:
         acc.backward(lm_loss(m(batch["input_ids"], batch["attention_mask"]), batch["labels"]), batch)
     return acc
@@ -57,14 +56,28 @@ def test_window_statistics_add_up():
     collate = Collator(TOK.pad_id)
     parts = [collate(examples()[:2]), collate(examples()[2:])]
     acc = accumulate(model(), parts)
-    assert acc.window_targets == sum(len(e["input_ids"]) - 1 for e in examples())
+    assert acc.targets == sum(len(e["input_ids"]) - 1 for e in examples())
     assert acc.tokens == sum(len(e["input_ids"]) for e in examples())
 
 
 def test_accumulation_needs_at_least_one_step():
     try:
-        Accumulator(0)
+        Accumulator([], 0)
     except ValueError as exc:
         assert "grad_accum" in str(exc)
     else:
-        raise AssertionError("Accumulator(0) was accepted")
+        raise AssertionError("Accumulator([], 0) was accepted")
+
+
+def test_clipping_bounds_the_step_gradient():
+    from chatft.callbacks import GradientClipping
+    from chatft.trainer import Trainer
+
+    collate = Collator(TOK.pad_id)
+    parts = [collate(examples()[:2]), collate(examples()[2:])]
+    m = model()
+    cfg = load_config(None, ["train.grad_accum=2"])
+    trainer = Trainer(m, torch.optim.SGD(m.parameters(), lr=0.0), None, cfg, collate, [GradientClipping(0.05)])
+    trainer.train_step(parts)
+    assert trainer.grad_norm > 0.05
+    assert grads(m).norm() <= 0.05 + 1e-6

@@ -37,15 +37,16 @@ def step_batches(order, lengths, batch_size, grad_accum, group_by_length):
     A step's ``batch_size * grad_accum`` conversations are drawn first (consecutive slices of the
     shuffled ``order``; an incomplete last step is dropped) and only then cut into micro-batches,
     so the effective batch is the same set of conversations however it is split. With
-    ``group_by_length`` each step's conversations are sorted by length before the cut, so every
-    micro-batch holds similar lengths and pads little.
+    ``group_by_length`` each step's conversations are sorted by length, longest first, before the
+    cut: every micro-batch holds similar lengths and pads little, and a step that does not fit in
+    memory fails on its first micro-batch.
     """
     span = batch_size * grad_accum
     batches = []
     for start in range(0, len(order) - span + 1, span):
         step = order[start:start + span]
         if group_by_length:
-            step = sorted(step, key=lambda i: lengths[i])
+            step = sorted(step, key=lambda i: lengths[i], reverse=True)
         batches += [step[s:s + batch_size] for s in range(0, span, batch_size)]
     return batches
 
