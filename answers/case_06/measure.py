@@ -26,30 +26,12 @@ the defaults is that command's run).
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
+    sys.path.append(str(HERE.parent))
+from families.zero_spread_zscore import input_recording_run, load_export, run_readme_and_variants  # noqa: E402
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
-
-COLUMNS = ("outdoor_temp_c", "humidity_pct", "solar_wm2", "occupancy", "hour", "setpoint_c", "lag_kwh")
-CONST_VALUES, NUDGES, SETPOINT = (0.1, 21.7), (0.0, 1e-6, 2e-6), 21.7
-DEAD = {"bldg-D": "humidity_pct", "bldg-A": "setpoint_c"}
-POISON_BATCH = 2
-MAX_ROWS, MAX_STDOUT = 1000, 200_000
-
-
-def load_export(folder="data"):
-    """The case's load_shards as shipped (so the variants do not depend on the agent's loader)."""
-    import csv
-
-    import torch
-
-    shards = []
-    for path in sorted(Path(folder).glob("bldg-*.csv")):
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-        x = torch.tensor([[float(r[c]) for c in COLUMNS] for r in rows], dtype=torch.float32)
-        y = torch.tensor([float(r["next_kwh"]) for r in rows], dtype=torch.float32)
-        shards.append({"name": path.stem, "x": x, "y": y})
-    return shards
 
 
 def dead_first_seed(names, index):
@@ -62,129 +44,27 @@ def dead_first_seed(names, index):
     return found[index]
 
 
-def variants(export):
-    import torch
-
-    def copy():
-        return [{"name": s["name"], "x": s["x"].clone(), "y": s["y"].clone()} for s in export]
-
-    runs = {}
-    units = copy()
-    for s in units:
-        for col in ("outdoor_temp_c", "setpoint_c"):
-            j = COLUMNS.index(col)
-            s["x"][:, j] = s["x"][:, j] * 1.8 + 32.0
-        j = COLUMNS.index("humidity_pct")
-        s["x"][:, j] = s["x"][:, j] / 100.0
-    runs["units"] = ({"epochs": 1}, units, None)
-    for v in CONST_VALUES:
-        for k in NUDGES:
-            shards = copy()
-            for s in shards:
-                if s["name"] == "bldg-D":
-                    s["x"][:, COLUMNS.index("humidity_pct")] = torch.tensor(v * (1 + k), dtype=torch.float32)
-                if s["name"] == "bldg-A":
-                    s["x"][:, COLUMNS.index("setpoint_c")] = torch.tensor(SETPOINT * (1 + k), dtype=torch.float32)
-            runs[f"const_{v:g}_{k:g}".replace(".", "p").replace("-", "m")] = ({"epochs": 1}, shards, None)
-    runs["poison"] = ({"epochs": 1}, copy(), POISON_BATCH)
-    return runs
-
-
 def measure(seed, rec):
-    import contextlib
-    import io
-    import math
+    Config = None
 
-    import torch
-    import torch.nn as nn
-    from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
+    def start():
+        nonlocal Config
+        train = import_workspace_module("train")
+        data = import_workspace_module("data")
+        Config, train_fn = require(train, "Config", "train")
+        require(data, "load_shards")
+        original_iter = require(data, "iterate_batches")
 
-    train = import_workspace_module("train")
-    data = import_workspace_module("data")
-    Config, train_fn = require(train, "Config", "train")
-    require(data, "load_shards")
-    original_iter = require(data, "iterate_batches")
+        def train_call(overrides, shards):
+            return train_fn(Config(**{"seed": seed, **overrides}), shards=shards)
 
-    state = {"depth": 0, "current": None, "forwards": [], "batches": [], "poison": None}
+        def other_holders():  # train's own name for the loader, when it imported the function
+            return [train] if getattr(train, "iterate_batches", None) is original_iter else []
 
-    def pre(module, args):
-        if state["depth"] == 0:
-            if torch.is_grad_enabled() and args and torch.is_tensor(args[0]):
-                state["current"] = {"outer": args[0].detach().clone(), "linear": None}
-                state["forwards"].append(state["current"])
-            else:
-                state["current"] = None
-        elif state["current"] is not None and state["current"]["linear"] is None and isinstance(module, nn.Linear) \
-                and args and torch.is_tensor(args[0]):
-            state["current"]["linear"] = args[0].detach().clone()
-        state["depth"] += 1
+        return data, original_iter, train_call, other_holders
 
-    def post(module, args, out):
-        state["depth"] -= 1
-
-    def recording_iter(*args, **kwargs):
-        shards = args[0] if args else kwargs.get("shards")
-        rows = {}
-        for s in shards:
-            rows[s["name"]] = {tuple(r) for r in s["x"].tolist()}
-        for k, item in enumerate(original_iter(*args, **kwargs)):
-            epoch, name, i, raw, y = item
-            own = rows.get(name)
-            foreign = len(raw) if own is None else sum(tuple(r) not in own for r in raw.tolist())
-            if state["poison"] is not None and k == state["poison"]:
-                raw = raw.clone()
-                raw[min(3, len(raw) - 1), 0] = float("nan")
-            state["batches"].append({"shard": str(name)[:40], "rows": len(raw), "foreign_rows": foreign})
-            yield epoch, name, i, raw, y
-
-    def run(tag, overrides, shards, poison):
-        state.update(depth=0, current=None, forwards=[], batches=[], poison=poison)
-        error, history, stdout = None, [], io.StringIO()
-        pre_h = register_module_forward_pre_hook(pre)
-        post_h = register_module_forward_hook(post, always_call=True)
-        patched = [(data, "iterate_batches", original_iter)]
-        if getattr(train, "iterate_batches", None) is original_iter:
-            patched.append((train, "iterate_batches", original_iter))
-        for module, name, _ in patched:
-            setattr(module, name, recording_iter)
-        try:
-            with contextlib.redirect_stdout(stdout):
-                _, history = train_fn(Config(**{"seed": seed, **overrides}), shards=shards)
-        except Exception as exc:  # the loop's own non-finite guard, or any other failure
-            error = f"{type(exc).__name__}: {exc}"[:300]
-        finally:
-            pre_h.remove()
-            post_h.remove()
-            for module, name, fn in patched:
-                setattr(module, name, fn)
-        losses, maes = [], []
-        for row in list(history or []):
-            try:
-                losses.append(float(row["loss"]))
-            except (TypeError, KeyError, ValueError, IndexError):
-                losses.append(float("nan"))
-            try:
-                maes.append(float(row["mae_kwh"]))
-            except (TypeError, KeyError, ValueError, IndexError):
-                maes.append(float("nan"))
-        if tag == "readme":
-            rec.put(f"{tag}:losses", [v if math.isfinite(v) else str(v) for v in losses[:MAX_ROWS]])
-            rec.put(f"{tag}:maes", [v if math.isfinite(v) else str(v) for v in maes[:MAX_ROWS]])
-            rec.put(f"{tag}:stdout", stdout.getvalue()[-MAX_STDOUT:])
-        batches = state["batches"]
-        rec.put(f"{tag}:error", error)
-        rec.put(f"{tag}:history_rows", len(losses))
-        rec.put(f"{tag}:non_finite_losses", sum(not torch.isfinite(torch.tensor(v)).item() for v in losses))
-        rec.put(f"{tag}:batches", len(batches))
-        rec.put(f"{tag}:batch_shards", [b["shard"] for b in batches])
-        rec.put(f"{tag}:foreign_rows", sum(b["foreign_rows"] for b in batches))
-        rec.put(f"{tag}:forwards", len(state["forwards"]))
-        inputs = [f["linear"] if f["linear"] is not None else f["outer"] for f in state["forwards"]]
-        rec.save(tag.replace(":", "_"), {f"{k:05d}": x for k, x in enumerate(inputs)})
-
-    run("readme", {}, None, None)
-    for tag, (overrides, shards, poison) in variants(load_export(Config().data_dir)).items():
-        run(tag, overrides, shards, poison)
+    run = input_recording_run(rec, start)
+    run_readme_and_variants(run, lambda: load_export(Config().data_dir))
     names = [s["name"] for s in load_export(Config().data_dir)]
     run("dead_first", {"epochs": 1, "seed": dead_first_seed(names, seed)}, None, None)
 
