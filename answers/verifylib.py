@@ -361,6 +361,43 @@ def step_lines(text: str) -> dict:
     return out
 
 
+def measured_history(m: "Measurements") -> dict:
+    """{step: row} of the training history the measuring process recorded as ``history`` (a list of
+    dicts); rows without a numeric ``step`` are left out, a later row of the same step wins."""
+    history = {}
+    for h in m.value("history", list):
+        if isinstance(h, dict) and isinstance(h.get("step"), (int, float)):
+            history[int(h["step"])] = h
+    return history
+
+
+def check_printed_rows_match_measured(checks: "Checks", rows: dict, m, fields: dict, last_step: int, bound: str):
+    """The check ``readme_run_matches_measured_training``: every row the README's run printed
+    (``rows``, from ``logged_rows``) equals the history the measuring process recorded for the
+    README's seed (``m``; None when that seed was not measured: every row is then a mismatch), and each
+    printed ``train loss`` before ``last_step`` equals the value passed to backward at that step.
+    ``fields``: {printed label: (history key, tolerance)}; the backward comparison uses the
+    ``train loss`` tolerance. The value shows the first 8 mismatches."""
+    history, by_step = {}, []
+    if m is not None:
+        history = measured_history(m)
+        by_step = [float(v) for v in m.value("backward_values_by_step", list)]
+    loss_tol = fields["train loss"][1]
+    bad = {}
+    for s in sorted(rows):
+        h = history.get(s, {})
+        for label, (key, tol) in fields.items():
+            printed, got = rows[s].get(label, math.nan), h.get(key)
+            if not isinstance(got, (int, float)) or not abs(printed - got) < tol:
+                bad[f"step {s} {label}"] = {"printed": printed, "measured": got}
+        if s < last_step and not (s < len(by_step) and abs(rows[s].get("train loss", math.nan) - by_step[s]) < loss_tol):
+            bad[f"step {s} backward"] = {"printed": rows[s].get("train loss"),
+                                         "measured": by_step[s] if s < len(by_step) else None}
+    return checks.check("readme_run_matches_measured_training", bool(rows) and not bad,
+                        value=dict(list(bad.items())[:8]) or "all printed rows match", bound=bound,
+                        source="readme_run")
+
+
 def max_diff(a, b) -> float:
     """Largest absolute difference of two tensors (inf when their shapes differ or a value is NaN)."""
     if a.shape != b.shape:

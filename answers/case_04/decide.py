@@ -46,24 +46,33 @@ fixed only there fails these:
 """
 
 import math
-import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, logged_rows, max_diff  # noqa: E402
-
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # verifylib and families/: beside this file in the bundle, one up in answers/
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
+from families.sequence_layout import (  # noqa: E402
+    LOGIT_TOL,
+    LOSS_BOUND,
+    N_CLASSES,
+    N_VAL,
+    NLL_BOUND,
+    STEPS,
+    VAL_ACC_FLOOR,
+    VAL_SEED_OFFSET,
+    batch_deviations,
+    check_readme_against_measured,
+    final_training_loss,
+    readme_rows,
+    remember_readme_seed,
+    train_mode_deviation,
+    validation_logits,
+)
+from verifylib import decide_main  # noqa: E402
 
-N_VAL, N_CLASSES, VAL_SEED_OFFSET, PERM_BATCH = 500, 4, 100, 32
-STEPS, LR = 150, 3e-3
-LOGIT_TOL, NLL_BOUND, LOSS_BOUND = 1e-4, 0.1, 0.1
-LOGITS = ["alone", "batch100", "shuffled37"]
-README_SEED, LOG_EVERY = 0, 25  # the README's run: Config() defaults, i.e. seed 0 at the measured settings
-README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
-VAL_ACC_FLOOR, TRAIN_LOSS_BOUND, PRINTED_LOSS_TOL = 0.9, 0.3, 1e-3
-README_SEED_VALUES = {}  # val loss / acc of seed 0's batch-100 logits, for the checks on the README's run
+LR, TRAIN_LOSS_BOUND = 3e-3, 0.3
 
 
 def val_labels(seed):
@@ -77,39 +86,27 @@ def decide(seed, m, checks):
     checks.check("optimizer_is_the_configured_adam", n_steps == STEPS and kinds == ["Adam"] and lrs == [LR],
                  value={"steps": n_steps, "optimizers": kinds, "lrs": lrs}, bound=f"{STEPS} Adam steps at lr {LR}",
                  source="reported")
-    values = [float(v) for v in m.value("backward_values", list) if isinstance(v, (int, float))][-25:]
-    final = statistics.median(values) if values else float("inf")
+    final = final_training_loss(m)
     checks.check("training_loss_well_below_chance", final < LOSS_BOUND,
                  value=round(final, 4), limit=LOSS_BOUND, sense="<", source="reported",
                  bound=f"< {LOSS_BOUND}: median of the last 25 values passed to backward "
                        f"({m.number('backward_calls'):.0f} calls); sequences stitched from several recordings keep "
                        "it near chance, ln 4 = 1.386")
 
-    logits = m.tensors("logits", keys=LOGITS)
-    for name, t in logits.items():
-        if tuple(t.shape) != (N_VAL, N_CLASSES) or not t.is_floating_point():
-            raise Unreadable(f"logits '{name}' have shape {tuple(t.shape)} {t.dtype}, expected ({N_VAL}, {N_CLASSES})")
-    devs = {name: round(max_diff(logits[name], logits["alone"]), 7) for name in ("batch100", "shuffled37")}
+    logits = validation_logits(m)
+    devs, flips = batch_deviations(logits)
     y = val_labels(seed)
-    flips = {name: int((logits[name].argmax(-1) != logits["alone"].argmax(-1)).sum()) for name in devs}
     checks.check("eval_logits_independent_of_batch", all(d < LOGIT_TOL for d in devs.values()),
                  value={"max_abs_diff_vs_alone": devs, "prediction_flips": flips},
                  bound=f"< {LOGIT_TOL}")
 
-    tm = m.tensors("train_mode", keys=["out", "out_permuted", "perm"])
-    perm = tm["perm"].long()
-    if sorted(perm.tolist()) != list(range(PERM_BATCH)) or tuple(tm["out"].shape) != (PERM_BATCH, N_CLASSES):
-        raise Unreadable("train_mode artifact is not a permutation of a batch of 32 with 4 logits each")
-    dev = max_diff(tm["out_permuted"], tm["out"][perm])
+    dev = train_mode_deviation(m)
     checks.check("train_mode_forward_is_row_equivariant", dev < LOGIT_TOL, value=round(dev, 7),
                  limit=LOGIT_TOL, sense="<",
                  bound=f"max |f(x[perm]) - f(x)[perm]| < {LOGIT_TOL}: a forward that mixes the rows of a batch "
                        "while training moves it")
 
-    if seed == README_SEED:
-        b100 = logits["batch100"].double()
-        README_SEED_VALUES["val loss"] = F.cross_entropy(b100, y).item()
-        README_SEED_VALUES["val acc"] = (b100.argmax(-1) == y).double().mean().item()
+    remember_readme_seed(seed, logits, y)
     alone = logits["alone"].double()
     nll = F.cross_entropy(alone, y).item()
     acc = (alone.argmax(-1) == y).double().mean().item()
@@ -119,13 +116,7 @@ def decide(seed, m, checks):
 
 
 def readme(run, measured, checks):
-    fields = {"train loss": "loss", "val loss": "val_loss", "val acc": "val_acc"}
-    rows = logged_rows(run["stdout"])
-    logged = sorted(rows)
-    checks.check("readme_run_logs_the_training",
-                 logged == README_STEPS and all(set(fields) <= set(rows[s]) for s in logged),
-                 value=logged[:20], bound=f"steps {README_STEPS} with train loss, val loss, val acc", source="readme_run")
-    last = rows.get(STEPS, {})
+    rows, last = readme_rows(run, checks)
     val_loss, val_acc, train_loss = (last.get(k, math.nan) for k in ("val loss", "val acc", "train loss"))
     checks.check("readme_run_val_loss_below_chance", val_loss < NLL_BOUND, value=val_loss, limit=NLL_BOUND, sense="<",
                  bound=f"< {NLL_BOUND} at step {STEPS} (the bug prints ~1.40; chance 1.386)", source="readme_run")
@@ -134,37 +125,7 @@ def readme(run, measured, checks):
     checks.check("readme_run_train_loss_below_chance", train_loss < TRAIN_LOSS_BOUND, value=train_loss,
                  limit=TRAIN_LOSS_BOUND, sense="<",
                  bound=f"< {TRAIN_LOSS_BOUND} at step {STEPS} (the bug prints ~1.36)", source="readme_run")
-
-    m = measured.get(README_SEED)
-    history, by_step = {}, []
-    if m is not None:
-        for h in m.value("history", list):
-            if isinstance(h, dict) and isinstance(h.get("step"), (int, float)):
-                history[int(h["step"])] = h
-        by_step = [float(v) for v in m.value("backward_values_by_step", list)]
-    acc_tol = 1.0 / N_VAL + 6e-4
-    bad = {}
-    for s in logged:
-        h = history.get(s, {})
-        for label, key in fields.items():
-            printed, got = rows[s].get(label, math.nan), h.get(key)
-            tol = acc_tol if label == "val acc" else PRINTED_LOSS_TOL
-            if not isinstance(got, (int, float)) or not abs(printed - got) < tol:
-                bad[f"step {s} {label}"] = {"printed": printed, "measured": got}
-        if s < STEPS and not (s < len(by_step) and abs(rows[s].get("train loss", math.nan) - by_step[s]) < PRINTED_LOSS_TOL):
-            bad[f"step {s} backward"] = {"printed": rows[s].get("train loss"),
-                                         "measured": by_step[s] if s < len(by_step) else None}
-    checks.check("readme_run_matches_measured_training", bool(logged) and not bad,
-                 value=dict(list(bad.items())[:8]) or "all printed rows match",
-                 bound=f"printed rows = seed-0 history (losses within {PRINTED_LOSS_TOL}, acc within one recording) "
-                       "and backward values", source="readme_run")
-    got = {k: {"printed": last.get(k), "recomputed": round(v, 5)} for k, v in README_SEED_VALUES.items()}
-    checks.check("readme_run_val_matches_recomputed_logits",
-                 len(got) == 2 and abs(last.get("val loss", math.nan) - README_SEED_VALUES["val loss"]) < PRINTED_LOSS_TOL
-                 and abs(last.get("val acc", math.nan) - README_SEED_VALUES["val acc"]) < acc_tol,
-                 value=got or "seed 0 not recomputed",
-                 bound=f"printed step-{STEPS} val loss within {PRINTED_LOSS_TOL}, val acc within one recording",
-                 source="readme_run")
+    check_readme_against_measured(rows, measured, checks)
 
 
 decide_main(decide, readme=readme)

@@ -44,49 +44,37 @@ experiment the README runs, fails these:
 """
 
 import math
-import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import Unreadable, decide_main, logged_rows, max_diff  # noqa: E402
-
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # verifylib and families/: beside this file in the bundle, one up in answers/
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
+from families.sequence_layout import (  # noqa: E402
+    LOGIT_TOL,
+    LOSS_BOUND,
+    N_CHANNELS,
+    N_CLASSES,
+    N_VAL,
+    NLL_BOUND,
+    PERM_BATCH,
+    STEPS,
+    VAL_ACC_FLOOR,
+    VAL_SEED_OFFSET,
+    batch_deviations,
+    check_readme_against_measured,
+    final_training_loss,
+    make_dataset,
+    readme_rows,
+    remember_readme_seed,
+    train_mode_deviation,
+    validation_logits,
+)
+from verifylib import Unreadable, decide_main, max_diff  # noqa: E402
 
-N_CHANNELS, N_CLASSES, HOP, HIDDEN = 6, 4, 4, 32
-N_VAL, VAL_SEED_OFFSET, PERM_BATCH = 500, 100, 32
-STEPS, PEAK_LR, WARMUP = 150, 3e-3, 10
-LOGIT_TOL, NLL_BOUND, LOSS_BOUND = 1e-4, 0.1, 0.1
-LOGITS = ["alone", "batch100", "shuffled37"]
-README_SEED, LOG_EVERY = 0, 25
-README_STEPS = list(range(0, STEPS + 1, LOG_EVERY))
-VAL_ACC_FLOOR, PRINTED_LOSS_TOL = 0.9, 1e-3
-README_SEED_VALUES = {}
-
-
-def make_recordings(labels, n_samples, g):
-    n, s_max = len(labels), int(n_samples.max())
-    pos = torch.arange(s_max)[None, :].float()
-    t = 2.0 * pos / (n_samples[:, None] - 1).float() - 1.0
-    slope = torch.stack([1.0 - 2.0 * (labels // 2), 1.0 - 2.0 * (labels % 2)], dim=1).float()
-    x = 0.8 * torch.randn(n, s_max, N_CHANNELS, generator=g)
-    x[:, :, :2] += 1.5 * t[:, :, None] * slope[:, None, :]
-    phase = torch.rand(n, 1, N_CHANNELS - 2, generator=g) * 6.28
-    x[:, :, 2:] += torch.sin(6.0 * t[:, :, None] + phase)
-    return x
-
-
-def make_dataset(n, seed=0, min_frames=12, max_frames=28):
-    """The case's data, reproduced here so the agent cannot change it."""
-    g = torch.Generator().manual_seed(seed)
-    labels = torch.randint(0, N_CLASSES, (n,), generator=g)
-    frames = torch.randint(min_frames, max_frames + 1, (n,), generator=g)
-    raw = make_recordings(labels, frames * HOP, g)
-    m, s, c = raw.shape
-    x = raw[:, : s // HOP * HOP].reshape(m, s // HOP, HOP, c).mean(dim=2)
-    return [x[i, : int(f)].clone() for i, f in enumerate(frames)], labels
+HIDDEN, PEAK_LR, WARMUP = 32, 3e-3, 10
 
 
 class CaseGRU(nn.Module):
@@ -143,8 +131,7 @@ def decide(seed, m, checks):
                  value={"steps": n_steps, "optimizers": kinds, "peak_lr": peak},
                  bound=f"{STEPS} AdamW steps, lr peaking at {PEAK_LR} after {WARMUP} warmup steps: the README's "
                        "configuration, so another schedule or a longer run cannot stand in for the fix", source="reported")
-    values = [float(v) for v in m.value("backward_values", list) if isinstance(v, (int, float))][-25:]
-    final = statistics.median(values) if values else float("inf")
+    final = final_training_loss(m)
     checks.check("training_loss_well_below_chance", final < LOSS_BOUND,
                  value=round(final, 4) if math.isfinite(final) else "no backward values",
                  bound=f"< {LOSS_BOUND}: median of the last 25 losses backward received "
@@ -152,12 +139,8 @@ def decide(seed, m, checks):
                        "recordings stays near chance, ln 4 = 1.386 (a correct fix ~0.01)", source="reported",
                  limit=LOSS_BOUND if math.isfinite(final) else None, sense="<" if math.isfinite(final) else None)
 
-    logits = m.tensors("logits", keys=LOGITS)
-    for name, t in logits.items():
-        if tuple(t.shape) != (N_VAL, N_CLASSES) or not t.is_floating_point():
-            raise Unreadable(f"logits '{name}' have shape {tuple(t.shape)} {t.dtype}, expected ({N_VAL}, {N_CLASSES})")
-    devs = {name: round(max_diff(logits[name], logits["alone"]), 7) for name in ("batch100", "shuffled37")}
-    flips = {name: int((logits[name].argmax(-1) != logits["alone"].argmax(-1)).sum()) for name in devs}
+    logits = validation_logits(m)
+    devs, flips = batch_deviations(logits)
     worst = max(devs.values())
     checks.check("eval_logits_independent_of_batch", all(d < LOGIT_TOL for d in devs.values()),
                  value=worst if math.isfinite(worst) else str({"max_abs_diff_vs_alone": devs, "prediction_flips": flips}),
@@ -176,20 +159,13 @@ def decide(seed, m, checks):
                        "recording alone: the fix must repair the README's model, not swap the architecture",
                  limit=LOGIT_TOL if math.isfinite(dev) else None, sense="<" if math.isfinite(dev) else None)
 
-    tm = m.tensors("train_mode", keys=["out", "out_permuted", "perm"])
-    perm = tm["perm"].long()
-    if sorted(perm.tolist()) != list(range(PERM_BATCH)) or tuple(tm["out"].shape) != (PERM_BATCH, N_CLASSES):
-        raise Unreadable("train_mode artifact is not a permutation of a batch of 32 with 4 logits each")
-    dev = max_diff(tm["out_permuted"], tm["out"][perm])
+    dev = train_mode_deviation(m)
     checks.check("train_mode_forward_is_row_equivariant", dev < LOGIT_TOL, value=round(dev, 7),
                  bound=f"< {LOGIT_TOL}: max |f(x[perm]) - f(x)[perm]| in training mode, a batch of {PERM_BATCH}; "
                        "mixing rows across the batch makes each output depend on the others' order",
                  limit=LOGIT_TOL if math.isfinite(dev) else None, sense="<" if math.isfinite(dev) else None)
 
-    if seed == README_SEED:
-        b100 = logits["batch100"].double()
-        README_SEED_VALUES["val loss"] = F.cross_entropy(b100, y).item()
-        README_SEED_VALUES["val acc"] = (b100.argmax(-1) == y).double().mean().item()
+    remember_readme_seed(seed, logits, y)
     nll = F.cross_entropy(own.double(), y).item()
     acc = (own.argmax(-1) == y).double().mean().item()
     checks.check("val_nll_of_single_recordings", nll < NLL_BOUND, value=round(nll, 4) if math.isfinite(nll) else "nan",
@@ -199,13 +175,7 @@ def decide(seed, m, checks):
 
 
 def readme(run, measured, checks):
-    fields = {"train loss": "loss", "val loss": "val_loss", "val acc": "val_acc"}
-    rows = logged_rows(run["stdout"])
-    logged = sorted(rows)
-    checks.check("readme_run_logs_the_training",
-                 logged == README_STEPS and all(set(fields) <= set(rows[s]) for s in logged),
-                 value=logged[:20], bound=f"steps {README_STEPS} with train loss, val loss, val acc", source="readme_run")
-    last = rows.get(STEPS, {})
+    rows, last = readme_rows(run, checks)
     val_loss, val_acc = last.get("val loss", math.nan), last.get("val acc", math.nan)
     checks.check("readme_run_val_loss_below_chance", val_loss < NLL_BOUND, value=val_loss,
                  bound=f"< {NLL_BOUND} at step {STEPS}: the README's symptom is a val loss stuck at chance "
@@ -213,37 +183,7 @@ def readme(run, measured, checks):
     checks.check("readme_run_val_acc_near_one", val_acc >= VAL_ACC_FLOOR, value=val_acc,
                  bound=f">= {VAL_ACC_FLOOR} at step {STEPS}: the README's symptom is chance accuracy (~0.27 of 4 "
                        "classes)", source="readme_run", limit=VAL_ACC_FLOOR if math.isfinite(val_acc) else None, sense=">" if math.isfinite(val_acc) else None)
-
-    m = measured.get(README_SEED)
-    history, by_step = {}, []
-    if m is not None:
-        for h in m.value("history", list):
-            if isinstance(h, dict) and isinstance(h.get("step"), (int, float)):
-                history[int(h["step"])] = h
-        by_step = [float(v) for v in m.value("backward_values_by_step", list)]
-    acc_tol = 1.0 / N_VAL + 6e-4
-    bad = {}
-    for s in logged:
-        h = history.get(s, {})
-        for label, key in fields.items():
-            printed, got = rows[s].get(label, math.nan), h.get(key)
-            tol = acc_tol if label == "val acc" else PRINTED_LOSS_TOL
-            if not isinstance(got, (int, float)) or not abs(printed - got) < tol:
-                bad[f"step {s} {label}"] = {"printed": printed, "measured": got}
-        if s < STEPS and not (s < len(by_step) and abs(rows[s].get("train loss", math.nan) - by_step[s]) < PRINTED_LOSS_TOL):
-            bad[f"step {s} backward"] = {"printed": rows[s].get("train loss"),
-                                         "measured": by_step[s] if s < len(by_step) else None}
-    checks.check("readme_run_matches_measured_training", bool(logged) and not bad,
-                 value=dict(list(bad.items())[:8]) or "all printed rows match",
-                 bound=f"printed rows = seed-0 history (losses within {PRINTED_LOSS_TOL}, acc within one recording) "
-                       "and backward values", source="readme_run")
-    got = {k: {"printed": last.get(k), "recomputed": round(v, 5)} for k, v in README_SEED_VALUES.items()}
-    checks.check("readme_run_val_matches_recomputed_logits",
-                 len(got) == 2 and abs(last.get("val loss", math.nan) - README_SEED_VALUES["val loss"]) < PRINTED_LOSS_TOL
-                 and abs(last.get("val acc", math.nan) - README_SEED_VALUES["val acc"]) < acc_tol,
-                 value=got or "seed 0 not recomputed",
-                 bound=f"printed step-{STEPS} val loss within {PRINTED_LOSS_TOL}, val acc within one recording",
-                 source="readme_run")
+    check_readme_against_measured(rows, measured, checks)
 
 
 decide_main(decide, readme=readme)
