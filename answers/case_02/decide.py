@@ -50,7 +50,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bundle, or answers/<case> and answers/ in the repository
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
 from families.label_masking import IGNORE, measured_backward_values  # noqa: E402
 from verifylib import Unreadable, decide_main, logged_rows  # noqa: E402
 

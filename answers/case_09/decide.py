@@ -63,7 +63,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bundle, or answers/<case> and answers/ in the repository
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
 from families.cleared_terminal_flags import (  # noqa: E402
     CORRIDOR_BOUND, ENV_TRACES, GAMMA, INIT_FAR, PRINT_TOL, PROBE_TOL, RETURN_TOL, ROLLOUTS, TRACE_KEYS,
     check_env_trace, critic_values, distance_at_initial_parameters, probe_hand_returns, readme_checks, trace_not_run)

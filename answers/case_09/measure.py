@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bundle, or answers/<case> and answers/ in the repository
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
 from families.cleared_terminal_flags import (  # noqa: E402
     ENV_TRACES, GAMMA, PROBE_CRITIC, ROLLOUTS, TRACE_OPTIONS, as_tensor, record_trainings, reset_obs, stand_in_critic,
     step_trace)

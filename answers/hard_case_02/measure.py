@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bundle, or answers/<case> and answers/ in the repository
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
 from families.label_masking import put_steps, recording_steps, train_as_readme  # noqa: E402
 from verifylib import measure_main  # noqa: E402
 

@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # verifylib and families/: beside this file in the bundle, one up in answers/
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
 from families.memory_bank_leak import measure_bank_leak  # noqa: E402
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
 

@@ -44,7 +44,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bundle, or answers/<case> and answers/ in the repository
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
 import h08_common  # noqa: E402
 from families.stale_template_cache import decide_template_cache, readme_template_cache  # noqa: E402
 from verifylib import decide_main  # noqa: E402
