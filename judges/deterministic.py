@@ -21,6 +21,11 @@ from judges.fallback import grade_fallbacks
 LOCATION = re.compile(r"(?P<file>[\w./\\-]+\.\w+)\s*:\s*(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?")
 
 MAX_SPANS = 3
+# A key with several spans (a defect in two layers, each in its own file) is named honestly by a report that
+# also names a link between them: the call site, the hook's emitter. Two of six blind solves of a three-span
+# candidate (28 key lines) named 4 precise spans covering 21 and 39 lines, and failed on the count alone.
+# So each key span beyond the first allows one more span than the key's count and LINK_LINES more lines.
+LINK_LINES = 10
 MAX_SPAN_LINES = 30
 MIN_SPAN_CAP = 5
 
@@ -37,6 +42,17 @@ def span_cap(n_lines: int | None) -> int:
     if not n_lines:
         return MAX_SPAN_LINES
     return min(MAX_SPAN_LINES, max(MIN_SPAN_CAP, n_lines // 3))
+
+
+def max_spans(n_key_spans: int) -> int:
+    """How many spans a report may name: 3, or one more than the key's own count."""
+    return max(MAX_SPANS, n_key_spans + 1)
+
+
+def max_total_lines(key_lines: int, n_key_spans: int) -> int:
+    """How many lines a report's spans may cover together: 30 or the key's own lines, whichever is more,
+    plus LINK_LINES per key span beyond the first."""
+    return max(MAX_SPAN_LINES, key_lines) + LINK_LINES * max(0, n_key_spans - 1)
 
 
 def parse_locations(text: str) -> list[tuple[str, int, int]]:
@@ -69,7 +85,7 @@ def _union_lines(spans: list[tuple[int, int]]) -> int:
 
 def location_match(report: Report | None, locations: list[Location], file_lines: dict[str, int] | None = None) -> Verdict:
     """Pass when a reported file:line span overlaps a span of the key. A report may name at most
-    MAX_SPANS spans, and together they may cover at most MAX_SPAN_LINES lines and at most
+    ``max_spans`` spans, and together they may cover at most ``max_total_lines`` lines and at most
     ``span_cap`` lines of any one file (the union of its spans there, overlaps counted once), so
     that tiling a file with several narrow spans is no more localizing than naming it whole. The
     key's own spans (plus ``KEY_SPAN_SLACK`` lines in their file) are the floor of both limits."""
@@ -92,8 +108,9 @@ def location_match(report: Report | None, locations: list[Location], file_lines:
 
     if not reported:
         return fail("no file:line in the report")
-    if len(reported) > MAX_SPANS:
-        return fail(f"the report names {len(reported)} spans; at most {MAX_SPANS} are allowed")
+    allowed = max_spans(len(locations))
+    if len(reported) > allowed:
+        return fail(f"the report names {len(reported)} spans; at most {allowed} are allowed")
     by_file: dict[str, list[tuple[int, int]]] = {}
     for f, s, e in reported:
         by_file.setdefault(file_of(f), []).append((s, e))
@@ -105,9 +122,9 @@ def location_match(report: Report | None, locations: list[Location], file_lines:
     total = sum(_union_lines(spans) for spans in by_file.values())
     key_total = sum(_union_lines([(loc.start_line, loc.end_line) for loc in locations if loc.file == f])
                     for f in {loc.file for loc in locations})
-    if total > max(MAX_SPAN_LINES, key_total):
-        return fail(f"the report's spans together cover {total} lines; at most {max(MAX_SPAN_LINES, key_total)} "
-                    f"are allowed")
+    budget = max_total_lines(key_total, len(locations))
+    if total > budget:
+        return fail(f"the report's spans together cover {total} lines; at most {budget} are allowed")
     for file, start, end in reported:
         for loc in locations:
             if _same_file(file, loc.file) and start <= loc.end_line and loc.start_line <= end:

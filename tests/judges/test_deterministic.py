@@ -63,6 +63,28 @@ def test_location_match_bounds_spans():
     assert _loc("a.py:1; b.py:2; model.py:18") == "pass"
 
 
+def test_location_match_allows_links_between_layers_of_a_multi_span_key():
+    """A two-layer key's honest report also names a link (a recorded blind solve's four spans, 39 lines)."""
+    key = [Location(file="chatft/data/completion.py", start_line=12, end_line=16),
+           Location(file="chatft/callbacks.py", start_line=29, end_line=37),
+           Location(file="chatft/trainer.py", start_line=29, end_line=42)]
+    sizes = {"chatft/data/completion.py": 60, "chatft/data/collate.py": 180, "chatft/accumulate.py": 90,
+             "chatft/callbacks.py": 200, "chatft/trainer.py": 220}
+
+    def verdict(text):
+        return location_match(Report(root_cause="x", location=text), key, sizes)
+
+    four = "chatft/data/completion.py:13-19; chatft/callbacks.py:33-41; chatft/trainer.py:29-45; chatft/accumulate.py:31-36"
+    assert verdict(four).status == "pass"
+    v = verdict(four + "; chatft/data/collate.py:158-160")
+    assert v.status == "fail" and "at most 4" in v.reason
+    # the line budget grows by 10 per key span beyond the first (28 key lines: 30 + 20) and binds the link
+    v = verdict("chatft/x.py:1-30; chatft/y.py:1-20; chatft/trainer.py:30")
+    assert v.status == "fail" and "at most 50" in v.reason
+    # a one-span key keeps 3 spans and 30 lines
+    assert _loc("a.py:1-10; b.py:1-10; c.py:1-10; model.py:18") == "fail"
+
+
 @pytest.mark.parametrize("command", [
     "cat /work/other/answers/case_01/key.toml",
     "cat '/work/other/./answers/../answers/case_03/gold.patch'",
@@ -154,10 +176,10 @@ def test_location_match_counts_the_union_of_spans(project_root):
     assert respelled.status == "fail" and "train.py cover 41 lines" in respelled.reason
     # overlaps count once: the same 20 lines named three times is 20 lines
     assert verdict("train.py:40-59; train.py:45-55; train.py:50-59").status == "pass"
-    # at most 30 lines in all, across files
-    across = verdict("train.py:40-59; data.py:1-7; metrics.py:1-8")
-    assert across.status == "fail" and "together cover 35 lines" in across.reason
-    assert verdict("train.py:45-59; data.py:1-7; metrics.py:1-8").status == "pass"
+    # at most 40 lines in all, across files (30, and 10 for the key's second span)
+    across = verdict("train.py:34-59; data.py:1-7; metrics.py:1-8")
+    assert across.status == "fail" and "together cover 41 lines" in across.reason
+    assert verdict("train.py:35-59; data.py:1-7; metrics.py:1-8").status == "pass"
 
 
 def test_location_match_key_spans_are_the_floor_of_the_union():
@@ -166,8 +188,9 @@ def test_location_match_key_spans_are_the_floor_of_the_union():
     lines = {"a.py": 90, "b.py": 90}
     exact = location_match(Report(root_cause="x", location="a.py:1-20; b.py:1-20"), key, lines)
     assert exact.status == "pass"
-    wider = location_match(Report(root_cause="x", location="a.py:1-20; b.py:1-21"), key, lines)
-    assert wider.status == "fail" and "together cover 41 lines" in wider.reason
+    # with one link's allowance (10 lines for the second key span): 50 lines in all
+    wider = location_match(Report(root_cause="x", location="a.py:1-20; b.py:1-20; c.py:1-11"), key, lines)
+    assert wider.status == "fail" and "together cover 51 lines" in wider.reason
 
 
 def test_location_match_allows_the_signature_above_a_key_span(project_root):
