@@ -32,8 +32,7 @@ def run(cfg, echo=True):
     logger = RunLogger(out_dir, cfg.output.metrics, echo=echo)
     data = build_datasets(cfg)
     model = build_model(cfg, len(CLASSES))
-    logger.info(f"run {cfg.name} (seed {cfg.seed}) | model {cfg.model.name}, {count_parameters(model):,} parameters, "
-                f"dropout {cfg.model.dropout}")
+    logger.info(f"run {cfg.name} (seed {cfg.seed}) | model {cfg.model.name}, {count_parameters(model):,} parameters")
     logger.info(f"train: {data.train_loader.describe()}")
     logger.info(f"val:   {data.val_loader.describe()} | eval {cfg.eval.mode} every {cfg.eval.every} steps, "
                 f"best by val {cfg.eval.select}")
