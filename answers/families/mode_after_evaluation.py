@@ -5,7 +5,8 @@ other training-only layer) silently stops. The top-level module reads ``training
 The measuring half watches the agent's training from outside with global module hooks and an
 optimizer-step hook (``watch_training``): for every forward of a Dropout or BatchNorm layer under
 autograd it records the mode it ran in, and for the first training forward after the first
-validation it saves the weights, the input, the global RNG state and the output. The deciding half
+validation it saves the weights, the input, the global RNG state and the output; the inputs of the
+first validation's forwards are saved too (the features the model is scored on). The deciding half
 recomputes that forward in training mode with its own copy of the model (``recompute_probe``) and
 reads the README run (``check_readme``). torch is imported inside the functions, as verifylib does.
 """
@@ -27,6 +28,7 @@ def watch_training(rec, start, probe_after_steps):
     from torch.optim.optimizer import register_optimizer_step_post_hook
 
     state = {"steps": 0, "depth": 0, "probe": None, "probe_done": False}
+    validation_inputs = []  # the inputs of the first validation's top-level forwards, in order
     modes = {"dropout_train": 0, "dropout_eval": 0, "batchnorm_train": 0, "batchnorm_eval": 0}
     first_eval_dropout_step = []
 
@@ -40,6 +42,8 @@ def watch_training(rec, start, probe_after_steps):
             if x is not None:
                 state["probe"] = {"module": module, "input": x.detach().clone(), "rng": torch.get_rng_state(),
                                   "weights": {k: v.detach().clone() for k, v in module.state_dict().items()}}
+        if state["depth"] == 0 and not grad and state["steps"] == probe_after_steps and inputs and torch.is_tensor(inputs[0]):
+            validation_inputs.append(inputs[0].detach().clone())
         state["depth"] += 1
         if grad and isinstance(module, nn.Dropout):
             modes["dropout_train" if module.training else "dropout_eval"] += 1
@@ -69,6 +73,12 @@ def watch_training(rec, start, probe_after_steps):
     rec.put("layer_modes", modes)
     rec.put("first_eval_dropout_step", first_eval_dropout_step[0] if first_eval_dropout_step else None)
     rec.put("probe_saved", state["probe_done"])
+    rec.put("validation_inputs_recorded", len(validation_inputs))
+    if validation_inputs:
+        try:
+            rec.save("validation_input", {"x": torch.cat(validation_inputs)})
+        except RuntimeError:  # forwards of different widths: not the case's features
+            rec.save("validation_input", {"x": validation_inputs[0]})
     rows = []
     for row in history or []:
         try:

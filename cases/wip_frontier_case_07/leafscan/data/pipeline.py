@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import torch
 
 from leafscan.data.loader import Loader
-from leafscan.data.synth import CLASSES, make_scans
+from leafscan.data.synth import BAND_ORDER, CLASSES, make_scans
 from leafscan.data.transforms import BandMask, Compose, Jitter, LogReflectance, Standardize
 
 VAL_SEED_OFFSET = 1000
@@ -42,7 +42,17 @@ def split_seed(cfg, split):
 
 def raw_split(cfg, split):
     n = cfg.data.n_train if split == "train" else cfg.data.n_val
-    return make_scans(n, cfg.data.n_bands, cfg.data.n_houses, split_seed(cfg, split))
+    reflectance, y, house = make_scans(n, cfg.data.n_bands, cfg.data.n_houses, split_seed(cfg, split))
+    return ascending_bands(reflectance, house), y, house
+
+
+def ascending_bands(reflectance, house):
+    """Scans with their bands from short to long wavelengths, whichever order the camera wrote."""
+    for h, order in BAND_ORDER.items():
+        if order == "descending":
+            scans = reflectance[house == h]
+            scans[:] = scans.flip(-1)
+    return reflectance
 
 
 def build_datasets(cfg):
