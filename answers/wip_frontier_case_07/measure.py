@@ -7,6 +7,7 @@ encoder), watched from outside with global module hooks and an optimizer-step ho
 - for every Dropout and BatchNorm call under autograd, the mode it ran in;
 - the first training forward after the first validation (step 51): the model's state_dict, the
   input, the global RNG state before it and the output, as an artifact;
+- the inputs of the first validation's forwards (the features the model is scored on), as an artifact;
 - the returned validation history (step, train loss/acc, val loss/acc) and the optimizer step count.
 """
 
