@@ -1,0 +1,1 @@
+"""leafscan: leaf-disease classification from greenhouse reflectance spectra."""

@@ -1,0 +1,1 @@
+"""Training engine: the step loop, the trainer and its callbacks."""

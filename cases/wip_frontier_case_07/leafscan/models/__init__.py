@@ -1,0 +1,18 @@
+"""Model registry: ``build_model(cfg)`` picks the architecture named by ``model.name``."""
+
+from leafscan.models.cnn import SpectralCNN
+from leafscan.models.freezing import trainable_parameters
+from leafscan.models.mlp import LeafMLP
+
+REGISTRY = {"mlp": LeafMLP, "cnn": SpectralCNN}
+
+
+def build_model(cfg, n_classes):
+    name = cfg.model.name
+    if name not in REGISTRY:
+        raise ValueError(f"unknown model '{name}' (known: {', '.join(sorted(REGISTRY))})")
+    return REGISTRY[name].from_config(cfg, n_classes)
+
+
+def count_parameters(model):
+    return sum(p.numel() for p in trainable_parameters(model))

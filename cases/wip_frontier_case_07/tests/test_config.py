@@ -1,0 +1,36 @@
+import pytest
+
+from leafscan.config import ConfigError, load_config, parse_override
+
+
+def test_houses_inherits_base():
+    cfg = load_config("configs/houses.toml")
+    assert cfg.model.name == "mlp"
+    assert cfg.data.n_train == 1500          # from base.toml
+    assert cfg.data.jitter == 0.02           # overridden
+    assert cfg.output.dir == "runs/houses"   # untouched table keys survive the merge
+
+
+def test_overrides_are_typed():
+    cfg = load_config("configs/base.toml", ["optim.lr=3e-4", "trainer.deterministic=false", "seed=4"])
+    assert cfg.optim.lr == 3e-4 and cfg.trainer.deterministic is False and cfg.seed == 4
+
+
+def test_unknown_key_fails():
+    with pytest.raises(ConfigError, match="optim.lrr"):
+        load_config("configs/base.toml", ["optim.lrr=1"])
+
+
+def test_bad_value_fails():
+    with pytest.raises(ConfigError, match="data.batch_size"):
+        load_config(None, ["data.batch_size=sixty"])
+    with pytest.raises(ConfigError, match="eval.mode"):
+        load_config(None, ["eval.mode=sometimes"])
+    with pytest.raises(ConfigError, match="eval.select"):
+        load_config(None, ["eval.select=recall"])
+
+
+def test_parse_override_nests():
+    assert parse_override("a.b.c=1") == {"a": {"b": {"c": "1"}}}
+    with pytest.raises(ConfigError):
+        parse_override("novalue")
