@@ -18,6 +18,7 @@ class DataConfig:
     n_instruments: int = 5
     batch_size: int = 64
     jitter: float = 0.05
+    baseline_shift: float = 0.0
     dropout_bands: float = 0.0
     absorbance: bool = True
 

@@ -6,7 +6,7 @@ import torch
 
 from nirgrain.data.loader import Loader
 from nirgrain.data.synth import CLASSES, make_recordings
-from nirgrain.data.transforms import BandDropout, Compose, Jitter, Absorbance, Standardize
+from nirgrain.data.transforms import Absorbance, BandDropout, BaselineShift, Compose, Jitter, Standardize
 
 VAL_SEED_OFFSET = 1000
 
@@ -31,6 +31,8 @@ def augment_stages(cfg):
     stages = []
     if cfg.data.jitter > 0:
         stages.append(Jitter(cfg.data.jitter))
+    if cfg.data.baseline_shift > 0:
+        stages.append(BaselineShift(cfg.data.baseline_shift))
     if cfg.data.dropout_bands > 0:
         stages.append(BandDropout(cfg.data.dropout_bands))
     return Compose(stages)

@@ -74,6 +74,23 @@ class Jitter(Stage):
         return x * (1.0 + self.sigma * torch.randn(x.shape, generator=generator))
 
 
+class BaselineShift(Stage):
+    """Adds a random absorbance offset in [0, sigma) and a tilt to each scan, training only: an
+    ageing lamp only ever loses intensity, so drift raises absorbance. ``sigma`` is in units of
+    the standardized features."""
+
+    def __init__(self, sigma):
+        self.sigma = sigma
+
+    def __call__(self, x, generator=None):
+        if not self.training or self.sigma <= 0:
+            return x
+        n, width = x.shape
+        offset = self.sigma * torch.rand(n, 1, generator=generator)
+        tilt = 0.5 * self.sigma * torch.randn(n, 1, generator=generator)
+        return x + offset + tilt * torch.linspace(-1.0, 1.0, width)
+
+
 class BandDropout(Stage):
     """Zeroes each wavelength of a scan with probability p (dead detector pixels), training only."""
 
