@@ -2,7 +2,7 @@
 
 Runs the agent's train.run(train.make_config("configs/experiment.toml", [...])) per seed with the
 weight average and precise BatchNorm held at the README's settings (ema.decay 0.99 from epoch 1,
-evaluated; trainer.precise_bn_batches 8), so a config edit that turns either off does not change
+evaluated; trainer.precise_bn_batches 8; data.instrument_baseline on), so a config edit that turns any of them off does not change
 what is measured. Records the saved checkpoint's state (the evaluated model), its epoch, and the
 returned history's per-epoch validation losses.
 """
@@ -17,7 +17,8 @@ if not (HERE / "families").is_dir():  # in the repository, not the verifier's bu
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
 
 CONFIG = "configs/experiment.toml"
-HELD = ["ema.decay=0.99", "ema.start_epoch=1", "ema.evaluate=true", "trainer.precise_bn_batches=8"]
+HELD = ["ema.decay=0.99", "ema.start_epoch=1", "ema.evaluate=true", "trainer.precise_bn_batches=8",
+        "data.instrument_baseline=true"]
 
 
 def measure(seed, rec):

@@ -21,6 +21,7 @@ class DataConfig:
     baseline_shift: float = 0.0
     dropout_bands: float = 0.0
     absorbance: bool = True
+    instrument_baseline: bool = True
 
 
 @dataclass

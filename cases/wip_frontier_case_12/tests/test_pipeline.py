@@ -2,11 +2,11 @@ import torch
 
 from nirgrain.config import load_config
 from nirgrain.data import build_datasets, rebuild_split
-from nirgrain.data.transforms import BandDropout, Compose, Jitter, Absorbance, Standardize
+from nirgrain.data.transforms import BandDropout, Compose, InstrumentBaseline, Jitter, Absorbance, Standardize
 
 
 def test_standardize_uses_training_statistics():
-    cfg = load_config("configs/base.toml", ["data.n_train=256", "data.n_val=64"])
+    cfg = load_config("configs/base.toml", ["data.n_train=256", "data.n_val=64", "data.instrument_baseline=false"])
     data = build_datasets(cfg)
     x = data.train_loader.x
     assert torch.allclose(x.mean(0), torch.zeros(x.shape[1]), atol=1e-5)
@@ -46,3 +46,19 @@ def test_static_stages_round_trip():
     copy = Compose([Absorbance(), Standardize()])
     copy.load_state_dict(stages.state_dict())
     assert torch.equal(stages(raw), copy(raw))
+
+
+def test_instrument_baseline_removes_each_instruments_mean():
+    cfg = load_config("configs/experiment.toml", ["data.n_train=512", "data.n_val=64"])
+    data = build_datasets(cfg)
+    x, groups = data.train_loader.x, data.train_loader.instrument
+    for g in torch.unique(groups):
+        assert torch.allclose(x[groups == g].mean(0), x.mean(0), atol=1e-4)
+
+
+def test_instrument_baseline_round_trip():
+    x, groups = torch.randn(40, 16), torch.arange(40) % 4
+    stage = InstrumentBaseline().fit(x, groups)
+    copy = InstrumentBaseline()
+    copy.load_state_dict(stage.state_dict())
+    assert torch.equal(stage(x, groups=groups), copy(x, groups=groups))

@@ -6,7 +6,8 @@ import torch
 
 from nirgrain.data.loader import Loader
 from nirgrain.data.synth import CLASSES, make_recordings
-from nirgrain.data.transforms import Absorbance, BandDropout, BaselineShift, Compose, Jitter, Standardize
+from nirgrain.data.transforms import (Absorbance, BandDropout, BaselineShift, Compose, InstrumentBaseline, Jitter,
+                                      Standardize)
 
 VAL_SEED_OFFSET = 1000
 
@@ -24,7 +25,10 @@ class Datasets:
 
 def static_stages(cfg):
     stages = [Absorbance()] if cfg.data.absorbance else []
-    return Compose(stages + [Standardize()])
+    stages.append(Standardize())
+    if cfg.data.instrument_baseline:
+        stages.append(InstrumentBaseline())
+    return Compose(stages)
 
 
 def augment_stages(cfg):
@@ -42,16 +46,24 @@ def split_seed(cfg, split):
     return cfg.seed if split == "train" else cfg.seed + VAL_SEED_OFFSET
 
 
+def instrument_ids(serials):
+    """Dense ids 0..k-1 for the instrument serial numbers, numbered as they first occur."""
+    ids = {}
+    return torch.tensor([ids.setdefault(s, len(ids)) for s in serials.tolist()])
+
+
 def raw_split(cfg, split):
+    """(reflectance spectra, variety labels, instrument ids) of one split."""
     n = cfg.data.n_train if split == "train" else cfg.data.n_val
-    return make_recordings(n, cfg.data.n_wavelengths, cfg.data.n_instruments, split_seed(cfg, split))
+    raw, y, serials = make_recordings(n, cfg.data.n_wavelengths, cfg.data.n_instruments, split_seed(cfg, split))
+    return raw, y, instrument_ids(serials)
 
 
 def build_datasets(cfg):
     raw_train, y_train, m_train = raw_split(cfg, "train")
     raw_val, y_val, m_val = raw_split(cfg, "val")
-    static = static_stages(cfg).fit(raw_train)
-    x_train, x_val = static(raw_train), static(raw_val)
+    static = static_stages(cfg).fit(raw_train, m_train)
+    x_train, x_val = static(raw_train, groups=m_train), static(raw_val, groups=m_val)
     augment = augment_stages(cfg)
     train_loader = Loader(x_train, y_train, m_train, cfg.data.batch_size, shuffle=True, augment=augment,
                           seed=cfg.seed, drop_last=True)
@@ -64,7 +76,7 @@ def rebuild_split(cfg, static_state, split="val"):
     raw, y, instrument = raw_split(cfg, split)
     static = static_stages(cfg)
     static.load_state_dict(static_state)
-    return static(raw), y, instrument
+    return static(raw, groups=instrument), y, instrument
 
 
 def class_balance(y):

@@ -14,6 +14,8 @@ import torch
 CLASSES = ("bread", "durum", "spelt", "emmer", "einkorn")
 SIGNATURE_SEED = 71
 INSTRUMENT_SEED = 72
+# serial numbers of the lab's bench instruments, as the scan files record them
+INSTRUMENT_SERIALS = (2207, 1931, 3054, 1488, 2716)
 # (centre, width) of the absorption bands on a 0..1 wavelength axis
 BANDS = ((0.12, 0.05), (0.24, 0.04), (0.37, 0.06), (0.48, 0.03), (0.61, 0.05), (0.73, 0.04), (0.86, 0.06))
 WATER_BANDS = (2, 5)
@@ -45,7 +47,7 @@ def instrument_baselines(n_instruments, n_wavelengths):
 
 
 def make_recordings(n, n_wavelengths, n_instruments, seed):
-    """(reflectance spectra [n, n_wavelengths] in (0, 1], variety labels [n], instrument ids [n])."""
+    """(reflectance spectra [n, n_wavelengths] in (0, 1], variety labels [n], instrument serial numbers [n])."""
     g = torch.Generator().manual_seed(seed)
     y = torch.randint(0, len(CLASSES), (n,), generator=g)
     instrument = torch.randint(0, n_instruments, (n,), generator=g)
@@ -55,4 +57,5 @@ def make_recordings(n, n_wavelengths, n_instruments, seed):
     noise = torch.randn(n, n_wavelengths, generator=g)
     absorbance = (depths @ band_shapes(n_wavelengths) + instrument_baselines(n_instruments, n_wavelengths)[instrument]
                   + 0.4 * noise + 0.5 * moisture)
-    return torch.exp(-absorbance * math.log(10.0) / 4.0), y, instrument
+    serials = torch.tensor(INSTRUMENT_SERIALS[:n_instruments])[instrument]
+    return torch.exp(-absorbance * math.log(10.0) / 4.0), y, serials

@@ -1,6 +1,6 @@
 """Pipeline stages. Static stages (fitted once on the training split) turn reflectance spectra
 into features; augmentation stages perturb training batches and pass everything through untouched
-when switched to eval."""
+when switched to eval. ``groups`` (instrument ids, one per scan) reaches every stage; most ignore it."""
 
 import torch
 
@@ -17,7 +17,7 @@ class Stage:
     def eval(self):
         return self.train(False)
 
-    def fit(self, x):
+    def fit(self, x, groups=None):
         return self
 
     def state_dict(self):
@@ -26,7 +26,7 @@ class Stage:
     def load_state_dict(self, state):
         pass
 
-    def __call__(self, x, generator=None):
+    def __call__(self, x, generator=None, groups=None):
         raise NotImplementedError
 
 
@@ -36,7 +36,7 @@ class Absorbance(Stage):
     def __init__(self, floor=1e-6):
         self.floor = floor
 
-    def __call__(self, x, generator=None):
+    def __call__(self, x, generator=None, groups=None):
         return -torch.log10(x.clamp_min(self.floor))
 
 
@@ -46,7 +46,7 @@ class Standardize(Stage):
     def __init__(self):
         self.mean = self.std = None
 
-    def fit(self, x):
+    def fit(self, x, groups=None):
         self.mean, self.std = x.mean(dim=0), x.std(dim=0).clamp_min(1e-6)
         return self
 
@@ -56,10 +56,36 @@ class Standardize(Stage):
     def load_state_dict(self, state):
         self.mean, self.std = state["mean"], state["std"]
 
-    def __call__(self, x, generator=None):
+    def __call__(self, x, generator=None, groups=None):
         if self.mean is None:
             raise RuntimeError("Standardize used before fit()")
         return (x - self.mean) / self.std
+
+
+class InstrumentBaseline(Stage):
+    """Removes each instrument's own baseline: the mean training spectrum of its scans minus the
+    mean over all scans (lamp and detector differences between benches, not grain)."""
+
+    def __init__(self):
+        self.offsets = None
+
+    def fit(self, x, groups=None):
+        n_groups = int(groups.max()) + 1
+        sums = torch.zeros(n_groups, x.shape[1]).index_add_(0, groups, x)
+        counts = torch.bincount(groups, minlength=n_groups).clamp_min(1).unsqueeze(1)
+        self.offsets = sums / counts - x.mean(dim=0)
+        return self
+
+    def state_dict(self):
+        return {"offsets": self.offsets}
+
+    def load_state_dict(self, state):
+        self.offsets = state["offsets"]
+
+    def __call__(self, x, generator=None, groups=None):
+        if self.offsets is None:
+            raise RuntimeError("InstrumentBaseline used before fit()")
+        return x - self.offsets[groups]
 
 
 class Jitter(Stage):
@@ -68,7 +94,7 @@ class Jitter(Stage):
     def __init__(self, sigma):
         self.sigma = sigma
 
-    def __call__(self, x, generator=None):
+    def __call__(self, x, generator=None, groups=None):
         if not self.training or self.sigma <= 0:
             return x
         return x * (1.0 + self.sigma * torch.randn(x.shape, generator=generator))
@@ -82,7 +108,7 @@ class BaselineShift(Stage):
     def __init__(self, sigma):
         self.sigma = sigma
 
-    def __call__(self, x, generator=None):
+    def __call__(self, x, generator=None, groups=None):
         if not self.training or self.sigma <= 0:
             return x
         n, width = x.shape
@@ -97,7 +123,7 @@ class BandDropout(Stage):
     def __init__(self, p):
         self.p = p
 
-    def __call__(self, x, generator=None):
+    def __call__(self, x, generator=None, groups=None):
         if not self.training or self.p <= 0:
             return x
         keep = torch.rand(x.shape, generator=generator) >= self.p
@@ -113,10 +139,10 @@ class Compose(Stage):
             stage.train(mode)
         return super().train(mode)
 
-    def fit(self, x):
+    def fit(self, x, groups=None):
         for stage in self.stages:
-            stage.fit(x)
-            x = stage(x)
+            stage.fit(x, groups)
+            x = stage(x, groups=groups)
         return self
 
     def state_dict(self):
@@ -129,9 +155,9 @@ class Compose(Stage):
             if own:
                 stage.load_state_dict(own)
 
-    def __call__(self, x, generator=None):
+    def __call__(self, x, generator=None, groups=None):
         for stage in self.stages:
-            x = stage(x, generator)
+            x = stage(x, generator, groups)
         return x
 
     def __len__(self):
