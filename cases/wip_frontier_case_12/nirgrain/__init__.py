@@ -1,0 +1,1 @@
+"""nirgrain: bearing-fault classification from vibration spectra."""

@@ -1,0 +1,1 @@
+"""Training engine: the epoch loops, the trainer and its callbacks."""
