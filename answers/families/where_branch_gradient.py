@@ -178,13 +178,18 @@ def decide_training(m, checks, settings):
     worst = err.max().item() if len(err) else float("inf")
     zero_err = err[has_zero[full]].max().item() if has_zero[full].any() else float("inf")
     checks.check("forecast_gradient_is_the_deviance_gradient", worst < settings["grad_rtol"],
-                 value={"worst_relative_error": worst, "worst_on_batches_with_zero_targets": zero_err},
+                 value={"worst_relative_error": _shown(worst), "worst_on_batches_with_zero_targets": _shown(zero_err)},
                  bound=f"< {settings['grad_rtol']:g} of the batch's largest entry: the gradient each forecast "
                        "receives is 2 (1 - y / mu) / n, the mean Poisson deviance's, recomputed here in float64 "
                        "(closed hours included: 2 / n)", limit=settings["grad_rtol"], sense="<")
     checks.check("every_batch_updates_the_weights", steps == n_batches, value={"optimizer_steps": steps,
                                                                                "batches": n_batches},
                  bound="one optimizer step per training batch (none skipped)", source="reported")
+
+
+def _shown(x):
+    """A finite number as it is; inf (a non-finite or missing gradient) as text JSON can carry."""
+    return x if math.isfinite(x) else "non-finite"
 
 
 REPORT_LINE = re.compile(r"^\s+([a-z][\w-]*)\s+(-?[\d.]+)\s+(-?[\d.]+)%\s+(-?[\d.]+)\s+(-?[\d.]+)\s*$")
