@@ -4,7 +4,8 @@ Calls the agent's code only through config.load_config("configs/fleet.toml", [tr
 train.export_dir=]), train.run(cfg) (which loads the export with data.load_sites, as the README's
 `python train.py --config configs/fleet.toml` does) and data.iterate_batches (wrapped, on the data module
 and on every workspace module that holds the same function). Per seed it records every batch the loader
-yielded (site, targets), every training forward's output and the gradient backward delivered to it, the
+yielded (site, targets, and the plugs-online column, which identifies the depot's rows), every training
+forward's output and the gradient backward delivered to it, the
 number of optimizer steps, what run() printed and the held-out report it returned
 (families/where_branch_gradient.py, run_recorded).
 """
@@ -30,8 +31,10 @@ def measure(seed, rec):
     run_fn = require(train, "run")
     require(data, "load_sites")
     original_iter = require(data, "iterate_batches")
+    columns = getattr(data, "COLUMNS", ())
+    plugs_column = list(columns).index("plugs_online") if "plugs_online" in columns else 4
     run_recorded(rec, seed, load_config, run_fn, data, original_iter,
-                 lambda: workspace_holders(data, original_iter), CONFIG)
+                 lambda: workspace_holders(data, original_iter), CONFIG, plugs_column=plugs_column)
 
 
 measure_main(measure)
