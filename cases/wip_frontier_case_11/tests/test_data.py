@@ -1,7 +1,7 @@
 import torch
 
 from checks import check_sites
-from data import COLUMNS, iterate_batches, load_sites, split_holdout
+from data import COLUMNS, load_sites, split_holdout
 from features import encode, feature_names, n_features
 
 
@@ -15,13 +15,6 @@ def test_holdout_is_the_last_week():
     for s, t, h in zip(sites, train, holdout):
         assert len(h["y"]) == 168 and len(t["y"]) + 168 == len(s["y"])
         assert torch.equal(h["y"], s["y"][-168:])
-
-
-def test_batches_never_mix_sites():
-    sites = load_sites()
-    rows = {s["name"]: {tuple(r) for r in s["x"].tolist()} for s in sites}
-    for _, name, _, raw, _ in iterate_batches(sites, 32, seed=0, epochs=1):
-        assert all(tuple(r) in rows[name] for r in raw.tolist())
 
 
 def test_encode_shapes_and_circles():
