@@ -1,4 +1,4 @@
-"""wip_frontier_case_11, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f11-8e3b71c05d2a94f6
+"""frontier_case_11, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f11-8e3b71c05d2a94f6
 
 Two independent defects. Layer A (loss/update): losses.poisson_deviance computes y log(y / mu) for every
 row and keeps it only where y > 0 (torch.where). At a closed hour (y = 0) the unselected branch is

@@ -1,4 +1,4 @@
-"""wip_frontier_case_11, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-f11-8e3b71c05d2a94f6
+"""frontier_case_11, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-f11-8e3b71c05d2a94f6
 
 Calls the agent's code only through config.load_config("configs/fleet.toml", [train.seed=seed,
 train.export_dir=]), train.run(cfg) (which loads the export with data.load_sites, as the README's
