@@ -30,8 +30,8 @@ from harness.core.results import read_samples
 from harness.core.transcript import read_transcript
 from harness.isolation.sandbox import get_sandbox
 from harness.running.runner import RunConfig, run, run_scratch
+from tests.builders.llm_helpers import REPORT, agent_for, turn
 from tests.fakes.llm_server import ScriptedLLMServer
-from tests.harness.llm_helpers import REPORT, agent_for, turn
 
 pytestmark = pytest.mark.slow
 

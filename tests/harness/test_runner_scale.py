@@ -23,8 +23,8 @@ from harness.core.errors import ConfigError
 from harness.core.results import read_manifest, read_samples, read_state
 from harness.models import RunOptions
 from harness.running.runner import RunConfig, plan_jobs
+from tests.builders.llm_helpers import REPORT, turn
 from tests.fakes.llm_server import ScriptedLLMServer, openai_error
-from tests.harness.llm_helpers import REPORT, turn
 
 HAS_BWRAP = shutil.which("bwrap") is not None
 MODES = ["none"] + (["required"] if HAS_BWRAP else [])
