@@ -75,7 +75,7 @@ def only_run(out: Path) -> Path:
 
 
 def cli_process(args, root: Path, **kw) -> subprocess.Popen:
-    env = {**os.environ, "ML_DEBUG_BENCH_ROOT": str(root), "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env = {**os.environ, "ML_DEBUG_BENCH_ROOT": str(root), "PYTHONPATH": str(Path(__file__).resolve().parents[3])}
     return subprocess.Popen([sys.executable, "-c", "from harness.cli import main; main()", *map(str, args)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
