@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "harbor" / "task_config_schema.json"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "harbor" / "task_config_schema.json"
 TYPES = {"object": dict, "string": str, "array": list, "boolean": bool, "null": type(None)}
 
 

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from harness.cli import app
 from harness.workspaces.verification import harvest
-from tests.harness.llm_helpers import CASE01
+from tests.builders.llm_helpers import CASE01
 
 
 def test_harvest_takes_only_regular_files_with_expected_names(tmp_path):

@@ -165,7 +165,7 @@ def test_pristine_memo_computes_once_per_name_and_always_without_a_folder(tmp_pa
     import importlib
     import sys
 
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "answers"))
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[3] / "answers"))
     verifylib = importlib.import_module("verifylib")
     monkeypatch.setitem(verifylib._PRISTINE_CACHE, "dir", None)
     calls = []

@@ -7,7 +7,7 @@ from harness.core.transcript import TranscriptWriter
 from harness.isolation.sandbox import PlainSandbox
 from harness.workspaces.snapshot import WorkspaceWatcher
 from harness.workspaces.workspace import create_workspace, remove_workspace
-from tests.harness.llm_helpers import CASE01
+from tests.builders.llm_helpers import CASE01
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from harness.cli import app
 from harness.core.cases import list_case_ids, load_case, load_cases, tier_of
 from harness.core.errors import ConfigError, InputError
 from harness.core.results import read_samples
-from tests.harness.hard_fixtures import make_hard_root
-from tests.harness.run_fixtures import make_run
+from tests.builders.hard_fixtures import make_hard_root
+from tests.builders.run_fixtures import make_run
 
 P, F = "pass", "fail"
 

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli import app
-from tests.harness.run_fixtures import cases, make_run, pattern, uniform
+from tests.builders.run_fixtures import cases, make_run, pattern, uniform
 
 P, F, U = "pass", "fail", "unscored"
 

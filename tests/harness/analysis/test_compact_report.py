@@ -8,7 +8,7 @@ from harness.analysis.compact import ASCII_MARKS, UNICODE_MARKS, marks_for, samp
 from harness.cli import app
 from harness.core.results import append_sample, read_samples
 from harness.models import Verdict
-from tests.harness.run_fixtures import cases, make_run
+from tests.builders.run_fixtures import cases, make_run
 
 P, F, U = "pass", "fail", "unscored"
 

@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 from harness.analysis.leaderboard import build_leaderboard, pearson
 from harness.cli import app
-from tests.harness.run_fixtures import make_run, pattern
+from tests.builders.run_fixtures import make_run, pattern
 
 P, F = "pass", "fail"
 

@@ -20,7 +20,7 @@ Every label comes with a short reason (``LabeledItem.reasons``). ``AGREEING`` (w
 set) holds, per item, the replies of a judge that agrees with the labels, citing real events; the
 code's own checks (quotes, final statements, executed calls, edit order) must turn them into exactly
 the labels, which the tests check. Regenerate (about 15 minutes of training on 2 cores) with
-``python -m tests.judges.calibration [--jobs 2] [ITEM_ID ...]``.
+``python -m tests.builders.calibration [--jobs 2] [ITEM_ID ...]``.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from harness.workspaces.workspace import create_workspace, remove_workspace
 from judges.hunks import list_hunks
 from judges.key import judge_key
 from judges.labeled import LabeledItem, read_labeled_set, write_labeled_set
+from tests.builders.llm_helpers import turn
 from tests.fakes.llm_server import ScriptedLLMServer
-from tests.harness.llm_helpers import turn
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "tests" / "fixtures" / "calibration"

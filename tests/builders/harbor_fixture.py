@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 JOB = ROOT / "tests" / "fixtures" / "harbor_jobs" / "job_small"
 
 

@@ -16,7 +16,7 @@ import pytest
 from harness.core.errors import ConfigError
 from harness.isolation.sandbox import BwrapSandbox, PlainSandbox, ResourceLimits, get_sandbox
 from harness.workspaces.workspace import create_workspace, remove_workspace
-from tests.harness.llm_helpers import CASE01, ROOT
+from tests.builders.llm_helpers import CASE01, ROOT
 
 BWRAP = shutil.which("bwrap")
 BWRAP_OK = get_sandbox("auto").name == "bwrap"

@@ -18,7 +18,7 @@ from harness.analysis.leaderboard import build_leaderboard, leaderboard_markdown
 from harness.core.results import read_manifest, read_samples, write_manifest
 from harness.core.transcript import read_transcript
 from harness.running.session import _remove_work_dir, open_states
-from tests.harness.run_fixtures import make_run, pattern
+from tests.builders.run_fixtures import make_run, pattern
 
 REPORT = {"root_cause": "model.forward returns softmax probabilities and CrossEntropyLoss applies log_softmax to "
                         "them again, so the loss sees a nearly uniform distribution and the head's gradient shrinks",

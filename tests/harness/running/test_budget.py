@@ -14,9 +14,9 @@ from harness.core.errors import ConfigError
 from harness.core.results import read_samples, read_state
 from harness.models import CRITERIA_DETERMINISTIC, Verdict
 from harness.running.budget import Budget, check_budget
+from tests.builders.llm_helpers import REPORT
+from tests.builders.run_fixtures import make_run
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, openai_chat
-from tests.harness.llm_helpers import REPORT
-from tests.harness.run_fixtures import make_run
 
 
 def test_no_estimate_is_refused_naming_both_sources():

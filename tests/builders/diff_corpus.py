@@ -6,7 +6,7 @@ still give the outputs recorded in ``tests/fixtures/diff_characterization.json``
 this module from the code *before* the readers shared ``harness.core.diffs.parse_diff``, so the comparison
 is with the old code, not with itself. Regenerate it (only when a reader's behaviour is meant to change)::
 
-    PYTHONPATH=. python -m tests.judges.diff_corpus --write
+    PYTHONPATH=. python -m tests.builders.diff_corpus --write
 
 The corpus: every ``answers/*/gold.patch``, ``answers/*/fixes/*.patch``, ``answers/*/overfix_*.patch``, the
 ``tests/fixtures/fallback_diffs`` patches, the file_edit diffs of the adversarial and calibration transcripts,

@@ -23,8 +23,8 @@ from harness.core.errors import ConfigError
 from harness.core.results import read_manifest, read_samples, read_state
 from harness.models import RunOptions
 from harness.running.runner import RunConfig, plan_jobs
+from tests.builders.llm_helpers import REPORT, turn
 from tests.fakes.llm_server import ScriptedLLMServer, openai_error
-from tests.harness.llm_helpers import REPORT, turn
 
 HAS_BWRAP = shutil.which("bwrap") is not None
 MODES = ["none"] + (["required"] if HAS_BWRAP else [])
@@ -75,7 +75,7 @@ def only_run(out: Path) -> Path:
 
 
 def cli_process(args, root: Path, **kw) -> subprocess.Popen:
-    env = {**os.environ, "ML_DEBUG_BENCH_ROOT": str(root), "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env = {**os.environ, "ML_DEBUG_BENCH_ROOT": str(root), "PYTHONPATH": str(Path(__file__).resolve().parents[3])}
     return subprocess.Popen([sys.executable, "-c", "from harness.cli import main; main()", *map(str, args)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 

@@ -16,7 +16,7 @@ from harness.validation.hard_checks import (
     grep_baseline_summary,
 )
 from harness.validation.validate import validation_jobs
-from tests.harness.hard_fixtures import grow_project, make_hard_root
+from tests.builders.hard_fixtures import grow_project, make_hard_root
 
 
 @pytest.fixture

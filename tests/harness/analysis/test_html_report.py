@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli import app
-from tests.harness.run_fixtures import cases, make_run, pattern
+from tests.builders.run_fixtures import cases, make_run, pattern
 
 P, F, U = "pass", "fail", "unscored"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.core.cases import load_case
 from harness.validation.checks import check_entry_points
-from tests.harness.hard_fixtures import make_hard_root
+from tests.builders.hard_fixtures import make_hard_root
 
 
 def _set_entry_points(root, case_id, names):

@@ -4,7 +4,7 @@ Each fixture is packaged as a labeled-set item (rater ``expected``) in
 tests/fixtures/adversarial/adversarial.jsonl, so the same set can be run against a real
 judge with ``ml-debug-bench judge-eval``. ``SCRIPTS`` holds, per fixture, the replies a
 scripted fake judge gives, to test what code decides: verification, re-ask, unscored,
-order checks. Regenerate the file with ``python -m tests.judges.adversarial``.
+order checks. Regenerate the file with ``python -m tests.builders.adversarial``.
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ from harness.core.results import read_samples
 from harness.core.transcript import read_transcript
 from harness.isolation.sandbox import get_sandbox
 from harness.running.runner import RunConfig, run, run_scratch
+from tests.builders.llm_helpers import REPORT, agent_for, turn
 from tests.fakes.llm_server import ScriptedLLMServer
-from tests.harness.llm_helpers import REPORT, agent_for, turn
 
 pytestmark = pytest.mark.slow
 
@@ -314,7 +314,7 @@ print(res.stdout_bytes, res.truncated, before, after)
 @pytest.mark.parametrize("mode", MODES)
 def test_command_output_costs_bounded_memory(mode):
     proc = subprocess.run([sys.executable, "-c", MEASURE_RSS, "required" if mode == "bwrap" else "none"],
-                          capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[2])
+                          capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[3])
     n_bytes, truncated, before_kb, after_kb = proc.stdout.split()
     assert n_bytes == "500000000" and truncated == "True"
     assert int(after_kb) - int(before_kb) < 20 * 1024, (before_kb, after_kb)  # < 20 MiB for 500 MB printed

@@ -28,7 +28,7 @@ from harness.validation.scaffold import case_id_for, new_case
 from harness.validation.validate import check_names, validation_jobs
 
 ROOT = find_root()
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def scaffold_root(tmp_path: Path) -> Path:
