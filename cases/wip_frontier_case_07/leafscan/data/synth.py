@@ -3,8 +3,7 @@
 Each scan comes from one of several greenhouses. A greenhouse has its own spectral tilt (lamps,
 camera white balance) and camera noise (g5's replacement camera is noisier), and every leaf its own
 vigour, which brightens every band and deepens the disease signature. The condition signatures are
-fixed, so only the leaves change with the seed. A scan's bands are in the order its camera writes
-them (BAND_ORDER).
+fixed, so only the leaves change with the seed.
 """
 
 import torch
@@ -13,8 +12,7 @@ CLASSES = ("healthy", "rust", "mildew", "blight", "chlorosis")
 SIGNATURE_SEED = 99
 HOUSE_SEED = 98
 SENSOR_NOISE = 2.5
-CAMERA_NOISE = {5: 1.2}  # relative to SENSOR_NOISE; houses not listed: 1.0
-BAND_ORDER = {5: "descending"}  # wavelength order of a camera's export; houses not listed: "ascending"
+CAMERA_NOISE = {5: 1.5}  # relative to SENSOR_NOISE; houses not listed: 1.0
 
 
 def condition_signatures(n_bands):
@@ -32,7 +30,7 @@ def camera_noise(n_houses):
 
 
 def make_scans(n, n_bands, n_houses, seed):
-    """(reflectance spectra [n, n_bands] > 0 as the cameras export them, condition labels [n], greenhouse ids [n])."""
+    """(reflectance spectra [n, n_bands] > 0, condition labels [n], greenhouse ids [n])."""
     g = torch.Generator().manual_seed(seed)
     y = torch.randint(0, len(CLASSES), (n,), generator=g)
     house = torch.randint(0, n_houses, (n,), generator=g)
@@ -40,12 +38,4 @@ def make_scans(n, n_bands, n_houses, seed):
     noise = torch.randn(n, n_bands, generator=g)
     log_reflectance = (condition_signatures(n_bands)[y] * (0.6 + 0.4 * vigour) + house_tilts(n_houses, n_bands)[house]
                        + SENSOR_NOISE * camera_noise(n_houses)[house] * noise + vigour)
-    return torch.exp(0.5 * log_reflectance).gather(1, written_band_order(house, n_houses, n_bands)), y, house
-
-
-def written_band_order(house, n_houses, n_bands):
-    """For each scan, the wavelength index of each band in the order its camera writes them."""
-    ascending = torch.arange(n_bands)
-    orders = torch.stack([ascending.flip(0) if BAND_ORDER.get(h, "ascending") == "descending" else ascending
-                          for h in range(n_houses)])
-    return orders[house]
+    return torch.exp(0.5 * log_reflectance), y, house
