@@ -90,7 +90,8 @@ def main() -> None:
              "The last two columns are the SDK call time minus the scripted latency, averaged over the first "
              "and the last 10 steps: it grows with the history because the SDK re-validates every message "
              "of the request on each call.", "",
-             "| provider | sandbox | steps | per step (ms) | overhead (ms) | of which command (ms) | of which rest (ms) "
+             "| provider | sandbox | steps | per step (ms) | overhead (ms) "
+            "| of which command (ms) | of which rest (ms) "
              "| call overhead, first 10 (ms) | call overhead, last 10 (ms) |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:

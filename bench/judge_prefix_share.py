@@ -9,9 +9,9 @@ nothing, for localization when the key does not require it, or for an unsupporte
 alone), each being the system prompt and the user message as sent, with the default input cap. ``shared`` is the
 sum, over the 2nd and later prompts, of the longest common prefix with any earlier prompt of the sample, divided
 by all the sample's prompt characters: the first prompt can never be read from the cache. The OpenAI row counts
-a prefix only from an earlier prompt with the same answer schema (its cache puts that schema first). The earlier layout is
-imported from ``REV:judges/rubric.py`` with a fresh boundary for every prompt, as it drew them. Characters, not
-tokens: the tools / response format that precede the prompt in a request are not counted.
+a prefix only from an earlier prompt with the same answer schema (its cache puts that schema first). The earlier
+layout is imported from ``REV:judges/rubric.py`` with a fresh boundary for every prompt, as it drew them. Characters,
+not tokens: the tools / response format that precede the prompt in a request are not counted.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ MEASURE = """import json, sys
 from pathlib import Path
 ws, out = Path(sys.argv[1]), Path(sys.argv[2])
 (out / "seed_0.json").write_text(json.dumps({"seed": 0, "status": "ok", "fixed": "softmax" not in (ws / "model.py").read_text()}))
-"""
+"""  # noqa: E501
 DECIDE = """import json, sys
 from pathlib import Path
 ok = json.loads((Path(sys.argv[1]) / "seed_0.json").read_text())["fixed"]
@@ -171,7 +171,8 @@ def main() -> None:
         end = old.find(f"<!-- /{key} -->")
         if start >= 0 and end > start:
             parts[key] = old[start:end + len(f"<!-- /{key} -->")]
-    machine = f"{platform.machine()}, {os.cpu_count()} CPU(s), Python {platform.python_version()}, load average {load} at the start"
+    machine = (f"{platform.machine()}, {os.cpu_count()} CPU(s), Python {platform.python_version()}, "
+               f"load average {load} at the start")
     if "io" in sections:
         parts["io"] = "\n".join([
             "<!-- io -->", "## I/O-bound: scripted agent, 1 s per model reply", "",

@@ -136,7 +136,8 @@ def launch(options, out_dir: Path, resume_dir: Optional[Path] = None, force: boo
     from harness.running.runner import RunConfig, resume, run, run_scratch
 
     root = find_root()
-    planned = _load(root, options.cases or None, options.tier)  # a bad case or key fails here, before anything is copied
+    # a bad case or key fails here, before anything is copied
+    planned = _load(root, options.cases or None, options.tier)
     conds, skill_text, skill_sha = conditions(options)
     budget = run_budget(options, len(planned) * len(conds) * options.epochs, resume_dir, warn)
     limits = Limits(max_steps=options.max_steps, max_wall_seconds=options.max_wall, max_tokens=options.max_tokens,

@@ -133,7 +133,8 @@ def _parts(ev, call_index: dict[str, int]) -> list[str | _Field]:
         return parts
     if ev.kind == "tool_result":
         of = f" of E{call_index[ev.call_id]}" if ev.call_id in call_index else ""
-        facts = [f"exit {ev.exit_code}"] + ["timed out"] * ev.timed_out + ["output capped by the harness"] * ev.truncated
+        facts = ([f"exit {ev.exit_code}"] + ["timed out"] * ev.timed_out
+                 + ["output capped by the harness"] * ev.truncated)
         parts = [f"[E{ev.id}] tool_result{of} ({', '.join(facts)}):"]
         if ev.error:
             parts += ["\nerror: ", _out(ev.error)]

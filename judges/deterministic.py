@@ -83,7 +83,8 @@ def _union_lines(spans: list[tuple[int, int]]) -> int:
     return total
 
 
-def location_match(report: Report | None, locations: list[Location], file_lines: dict[str, int] | None = None) -> Verdict:
+def location_match(report: Report | None, locations: list[Location],
+                   file_lines: dict[str, int] | None = None) -> Verdict:
     """Pass when a reported file:line span overlaps a span of the key. A report may name at most
     ``max_spans`` spans, and together they may cover at most ``max_total_lines`` lines and at most
     ``span_cap`` lines of any one file (the union of its spans there, overlaps counted once), so
@@ -271,8 +272,9 @@ def answer_leak(events, case: Case, answer_roots=()) -> Verdict:
     """Fail when the transcript shows the canary, a path that resolves into any answers/ folder
     (this checkout's, the run's private copy, or any other) or a command word naming one, an
     answer file's name, the seed benchmark's key files, a redacted credential of the harness, or
-    tool output carrying eight-word runs of the key's or the verifier's prose. Messages the harness wrote (the task prompt) are included: the
-    harness never writes these, so finding them there is a bug worth failing loudly on.
+    tool output carrying eight-word runs of the key's or the verifier's prose. Messages the harness wrote
+    (the task prompt) are included: the harness never writes these, so finding them there is a bug worth
+    failing loudly on.
 
     A run of words the agent itself wrote in an earlier tool call (a docstring it added, then printed
     back) is its own text, not the key's: a blind solver's "lr * m_hat / (sqrt(v_hat) + eps) plus

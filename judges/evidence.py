@@ -108,7 +108,8 @@ def check_citations(events, view: View, citations, *, require_one: bool) -> list
             problems.append(f"evidence[{i}]: the quote is {len(q)} characters; quote at least {MIN_QUOTE_CHARS} "
                             "consecutive characters (or the whole event when it is shorter)")
         elif q not in text and not quote_shown(view.segments[event_id], quote):
-            problems.append(f"evidence[{i}]: the quote is not a verbatim substring of E{event_id} ({ev.kind}) as shown; "
+            problems.append(f"evidence[{i}]: the quote is not a verbatim substring of E{event_id} ({ev.kind}) "
+                            "as shown; "
                             "copy the words exactly as they appear in that event, without crossing an elision marker")
     return problems
 

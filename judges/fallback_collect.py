@@ -73,7 +73,8 @@ class _Collector(_Scope):
             self._add("nonfinite_guard", node)
         elif name in NAN_REPLACERS:
             self._add("nan_replace", node)
-        elif name in FLOOR_CALLS and self._bound(node, "min", 0) is not None and self._small(self._bound(node, "min", 0)):
+        elif (name in FLOOR_CALLS and self._bound(node, "min", 0) is not None
+              and self._small(self._bound(node, "min", 0))):
             self._add("eps_floor", node)
         elif name in FLOOR_CALLS and self._bound(node, "max", 1) is not None:
             self._add("value_clamp", node)

@@ -171,7 +171,8 @@ class _Scope:
         return False
 
     def _add(self, kind: str, node) -> None:
-        self.found.append(Finding(kind, self.file, self.scope.get(node, "module"), _code(node), getattr(node, "lineno", 0)))
+        self.found.append(Finding(kind, self.file, self.scope.get(node, "module"), _code(node),
+                                  getattr(node, "lineno", 0)))
 
     # --- the rules ----------------------------------------------------------------------
 

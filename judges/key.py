@@ -22,7 +22,8 @@ class JudgeKey(Record):
     near_misses: list[str] = Field(default_factory=list, description="diagnoses that must FAIL")
     competitors: list[str] = Field(default_factory=list, description="hypotheses the test must separate")
     instrumentation: str = DEFAULT_INSTRUMENTATION
-    locations: list[str] = Field(default_factory=list, description="where the bug is, e.g. 'model.py:17-19 (Classifier.forward)'")
+    locations: list[str] = Field(default_factory=list, description="where the bug is, e.g. "
+                                                                   "'model.py:17-19 (Classifier.forward)'")
 
     @property
     def sha256(self) -> str:

@@ -345,7 +345,8 @@ def verify_hunk_labels(events, view: View, answer, hunks: list[Hunk]) -> list[st
         problems.append("hunks: label each hunk once; twice: " + ", ".join(twice))
     for label in answer.hunks:
         if label.supported and label.behaviour_changing and not label.support:
-            problems.append(f"hunks: {label.hunk} is labelled supported without citing the observation that supports it")
+            problems.append(f"hunks: {label.hunk} is labelled supported without citing the observation that "
+                            "supports it")
         problems += [f"hunks {label.hunk} support: {p}" for p in
                      check_citations(events, view, [(c.event_id, c.quote) for c in label.support], require_one=False)]
     return problems

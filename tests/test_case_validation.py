@@ -52,7 +52,8 @@ def test_case_static_checks(results, case_id):
     assert not _failed(case_id, checks), _failed(case_id, checks)
     case = load_cases(ROOT, [case_id])[0]
     expected = {"leak_scan", "entry_points_exist", "corpus_size", "grep_baseline", "stray_artifacts",
-                "placeholders_filled"} | ({"hard_size", "hard_construct_hits"} if case.tier in HARDENED_TIERS else set())
+                "placeholders_filled"} | ({"hard_size", "hard_construct_hits"} if case.tier in HARDENED_TIERS
+                                          else set())
     assert expected <= {c.name for c in checks}, sorted(expected - {c.name for c in checks})
 
 

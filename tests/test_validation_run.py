@@ -7,7 +7,8 @@ def test_the_summary_says_where_the_time_went_and_nothing_before_a_validation(mo
     monkeypatch.setattr(validation_run, "_state", {})
     assert validation_run.summary() == []
     monkeypatch.setattr(validation_run, "_state", {
-        "plan": validation_run.Plan(frozenset({"case_02"}), 3, 17), "ids": ["case_01", "case_02"], "started": 0.0, "widened": 900.0, "ended": 2100.0,
+        "plan": validation_run.Plan(frozenset({"case_02"}), 3, 17), "ids": ["case_01", "case_02"], "started": 0.0,
+        "widened": 900.0, "ended": 2100.0,
         "durations": [("corpus_accept:a", 10.0), ("corpus_accept:b", 12.0), ("leak_scan", 0.0),
                       ("kernel[default]:verifier_passes_on_gold", 9.0)]})
     lines = validation_run.summary()

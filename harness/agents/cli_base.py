@@ -179,7 +179,8 @@ class CLIRunner:
         stdin = f"< {ctl}/prompt.txt" if launch.prompt_on_stdin else "< /dev/null"
         out, err = (f"{ctl}/log", f"{ctl}/other") if launch.log_stream == "stdout" else (f"{ctl}/other", f"{ctl}/log")
         lines += [f"{argv} {stdin} > {out} 2> {err} &", "pid=$!",
-                  f'while kill -0 "$pid" 2>/dev/null; do if [ -e {ctl}/stop ]; then kill -KILL "$pid"; fi; sleep 0.2; done',
+                  f'while kill -0 "$pid" 2>/dev/null; do if [ -e {ctl}/stop ]; then kill -KILL "$pid"; fi; '
+                  'sleep 0.2; done',
                   'wait "$pid"']
         return "\n".join(lines) + "\n"
 

@@ -113,7 +113,8 @@ class CodexJsonParser(LogParser):
                                       error=None if status != "declined" else "declined")
             else:
                 result = item.get("result") or item.get("error") or status or ""
-                self.sink.tool_result(item.get("id", "?"), stdout=result if isinstance(result, str) else json.dumps(result),
+                self.sink.tool_result(item.get("id", "?"),
+                                      stdout=result if isinstance(result, str) else json.dumps(result),
                                       error="failed" if status == "failed" else None)
 
 

@@ -245,7 +245,8 @@ def full_requests(events) -> list[dict[str, Any]]:
         if e.kind == "model_call":
             req = dict(e.request)
             added = [PROVIDERS[calls[m["$assistant_turn_of"]].provider].assistant_message(
-                calls[m["$assistant_turn_of"]].response) if "$assistant_turn_of" in m else m for m in req.pop("messages")]
+                calls[m["$assistant_turn_of"]].response) if "$assistant_turn_of" in m else m
+                for m in req.pop("messages")]
             history = history[:req.pop("messages_from")] + added
             points = req.pop("cache_breakpoints", None)
             out.append({**req, "messages": with_cache_breakpoints(history, points) if points else history})
@@ -272,7 +273,8 @@ def usage_from_events(events) -> TokenUsage:
     usage = [e for e in events if e.kind == "usage"]
     costs = [e.cost_usd for e in usage]
     cost = round(sum(costs), 6) if costs and all(c is not None for c in costs) else None
-    return TokenUsage(input_tokens=sum(e.input_tokens for e in usage), output_tokens=sum(e.output_tokens for e in usage),
+    return TokenUsage(input_tokens=sum(e.input_tokens for e in usage),
+                      output_tokens=sum(e.output_tokens for e in usage),
                       cache_read_tokens=sum(e.cache_read_tokens for e in usage),
                       cache_write_tokens=sum(e.cache_write_tokens for e in usage), cost_usd=cost)
 

@@ -70,7 +70,8 @@ def trajectory_events(sink: EventSink, traj: dict, model: str) -> None:
                     args = json.loads(fn.get("arguments") or "{}")
                 except json.JSONDecodeError:
                     args = {"raw": fn.get("arguments")}
-                sink.tool_call(call.get("id") or "?", fn.get("name") or "?", args if isinstance(args, dict) else {"raw": args})
+                sink.tool_call(call.get("id") or "?", fn.get("name") or "?",
+                               args if isinstance(args, dict) else {"raw": args})
         elif role == "tool":
             extra = msg.get("extra") or {}
             sink.tool_result(msg.get("tool_call_id") or "?", stdout=extra.get("raw_output", msg.get("content", "")),
@@ -91,7 +92,8 @@ class MiniSweAgent:
             raise ConfigError("agent 'mini-swe-agent:' needs a model name, e.g. mini-swe-agent:gpt-4.1")
         env = os.environ if environ is None else environ
         self.exe = find_mini()
-        self.version = cli_version(self.exe.parent / "python", ("-c", "import importlib.metadata as m; print(m.version('mini-swe-agent'))"))
+        self.version = cli_version(self.exe.parent / "python",
+                                   ("-c", "import importlib.metadata as m; print(m.version('mini-swe-agent'))"))
         self.model = model
         self.api_key = api_key or env.get("OPENAI_API_KEY", "")
         if not self.api_key:
@@ -117,9 +119,11 @@ class MiniSweAgent:
                 "-l", "0", "-c", "mini.yaml", "-c", f"model.model_kwargs.api_base={url}",
                 "-c", "model.cost_tracking=ignore_errors", "-c", f"agent.step_limit={task.limits.max_steps}",
                 "-c", f"environment.timeout={int(task.limits.command_timeout)}"]
-        env = {"OPENAI_API_KEY": self.api_key, "MSWEA_CONFIGURED": "true", "MSWEA_GLOBAL_CONFIG_DIR": "{tmp}/home/mswea",
+        env = {"OPENAI_API_KEY": self.api_key, "MSWEA_CONFIGURED": "true",
+               "MSWEA_GLOBAL_CONFIG_DIR": "{tmp}/home/mswea",
                "LITELLM_LOCAL_MODEL_COST_MAP": "True", "MSWEA_COST_TRACKING": "ignore_errors"}
-        launch = Launch(argv=argv, env=env, prompt_on_stdin=False, task_arg=f'-t "$(cat {shlex.quote(ctl)}/prompt.txt)"')
+        launch = Launch(argv=argv, env=env, prompt_on_stdin=False,
+                        task_arg=f'-t "$(cat {shlex.quote(ctl)}/prompt.txt)"')
         res = runner.run(launch, _Quiet(sink), None)
         traj_path = runner.control / "traj.json"
         sink.track_edits = False

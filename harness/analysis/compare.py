@@ -238,6 +238,7 @@ def gate(comp: Comparison, a: Arm, b: Arm, criterion: str = PRIMARY, margin: flo
         return GateResult(passed=False, reason=f"non-inferiority not shown: lower 95% bound {fmt_num(d.low)} ≤ "
                                                f"−{margin:.2f}", **common)
     if d.high < -margin:
-        return GateResult(passed=False, reason=f"regression: upper 95% bound {fmt_num(d.high)} < −{margin:.2f}", **common)
+        return GateResult(passed=False, reason=f"regression: upper 95% bound {fmt_num(d.high)} < "
+                                               f"−{margin:.2f}", **common)
     return GateResult(passed=True, reason=f"no regression beyond the margin: upper 95% bound {fmt_num(d.high)} ≥ "
                                           f"−{margin:.2f}", **common)

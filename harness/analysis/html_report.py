@@ -140,7 +140,8 @@ def run_html(run_dir: Path) -> str:
     body = [f"<p class=\"note\">agent {html.escape(manifest.agent)}, tier "
             f"{html.escape(', '.join(tiers_of(manifest.case_ids)))} (tiers are summarised apart), conditions "
             f"{html.escape(', '.join(manifest.conditions))}, {len(manifest.case_ids)} cases × {manifest.epochs} "
-            f"epoch(s), harness {html.escape(manifest.harness_version)}, created {html.escape(manifest.created_at)}</p>",
+            f"epoch(s), harness {html.escape(manifest.harness_version)}, "
+            f"created {html.escape(manifest.created_at)}</p>",
             "<h2>Summary</h2>",
             _table(summary_table(samples), "pass/scored, score = mean over cases [95% CI]; unscored never counts"),
             "<h2>Per case × criterion</h2>", _fig(_run_heatmap(samples), "pass rate over scored samples")]

@@ -199,7 +199,8 @@ def build_leaderboard(run_dirs: list[Path], item_criterion: str = "root_cause") 
         m = group["manifest"]
         cases = sorted(m.case_ids)
         rows = [_row(fp, cond, parts, cases, item_criterion) for (_, _, cond), parts in sorted(group["arms"].items())]
-        case_sets.append(CaseSet(fingerprint=fp, tier=tier_of(cases[0]) if cases else "standard", cases=cases, case_sha256={c: m.case_sha256.get(c, "") for c in cases},
+        case_sets.append(CaseSet(fingerprint=fp, tier=tier_of(cases[0]) if cases else "standard", cases=cases,
+                                 case_sha256={c: m.case_sha256.get(c, "") for c in cases},
                                  answer_sha256={c: m.answer_sha256.get(c, "") for c in cases}, rows=rows,
                                  items=item_analysis(fp, cases, rows, item_criterion)))
     return Leaderboard(item_criterion=item_criterion, case_sets=case_sets)

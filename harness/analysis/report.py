@@ -122,7 +122,8 @@ def summary_table(samples: list[SampleResult]) -> pd.DataFrame:
             text = f"{r['pass']}/{r['scored']}"
             if score.mean is not None and score.low is not None:
                 text += f" {score.mean:.2f} [{score.low:.2f}, {score.high:.2f}]"
-            extra = [f"{r['unscored']} unscored"] * bool(r["unscored"]) + [f"{r['not_applicable']} n/a"] * bool(r["not_applicable"])
+            extra = ([f"{r['unscored']} unscored"] * bool(r["unscored"])
+                     + [f"{r['not_applicable']} n/a"] * bool(r["not_applicable"]))
             row[r["criterion"]] = text + (f" ({', '.join(extra)})" if extra else "")
         rows.append(row)
     return pd.DataFrame(rows)

@@ -73,7 +73,8 @@ def validate_cmd(cases: Optional[list[str]] = typer.Argument(None, help="case id
     for t, (matched, total) in grep_baseline_summary(results).items():
         out.print(f"grep baseline ({t} tier): location_match on {matched}/{total} case(s)")
     if failures:
-        out.print(f"[red]{len(failures)} check(s) failed:[/] " + escape(", ".join(f"{c.case_id} {c.name}" for c in failures)))
+        out.print(f"[red]{len(failures)} check(s) failed:[/] "
+                  + escape(", ".join(f"{c.case_id} {c.name}" for c in failures)))
         raise typer.Exit(1)
     out.print(f"[green]all checks passed for {len(case_list)} case(s)[/]"
               + (f" (patch verdicts sampled: {sample} per case, --sample-seed {sample_seed})"

@@ -18,7 +18,8 @@ app.add_typer(export_app, name="export")
 @export_app.command("harbor")
 def export_harbor_cmd(out_dir: Path = typer.Argument(..., help="the dataset folder (created; a task this command "
                                                      "wrote before is replaced, anything else is refused)"),
-                      cases: Optional[list[str]] = typer.Argument(None, help="case ids (default: every case of --tier)"),
+                      cases: Optional[list[str]] = typer.Argument(None, help="case ids (default: every case "
+                                                                  "of --tier)"),
                       tier: str = typer.Option("standard", "--tier", help="standard | hard | frontier | all: the "
                                                "cases exported when no ids are given"),
                       allowed_host: Optional[list[str]] = typer.Option(None, "--allowed-host", help="a host the agent "

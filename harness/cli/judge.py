@@ -42,7 +42,8 @@ def _print_sizes(sizes, title: str) -> None:
 def _print_judge_stats(judge) -> None:
     st = judge.stats
     err.print(f"judge {judge.spec} at {judge.base_url}: {st.requests} request(s), {st.cache_hits} cache hit(s), "
-              f"{st.unscored} unscored criterion verdict(s), {st.input_tokens} input / {st.output_tokens} output tokens; "
+              f"{st.unscored} unscored criterion verdict(s), {st.input_tokens} input / "
+              f"{st.output_tokens} output tokens; "
               f"prompt {judge.prompt_sha256[:12]}")
 
 
@@ -180,7 +181,8 @@ def judge_eval_cmd(
 
 @app.command("import-seed")
 def import_seed_cmd(
-    seed_results: Path = typer.Argument(..., help="a seed-benchmark results folder, e.g. seed-benchmark/results/gpt56-medium"),
+    seed_results: Path = typer.Argument(..., help="a seed-benchmark results folder, e.g. "
+                                             "seed-benchmark/results/gpt56-medium"),
     out_path: Path = typer.Option(..., "--out", help="labeled-set .jsonl to write"),
 ):
     """Turn the seed benchmark's rated responses into a labeled set for judge-eval."""

@@ -238,7 +238,8 @@ def gate_cmd(baseline: Path = typer.Argument(..., help="the baseline run folder"
         out.print(f"{criterion}: no case was scored in both runs; MDE n/a")
     else:
         out.print(f"{criterion}: candidate − baseline = {fmt_num(d.diff)} {interval} "
-                  f"over {d.n_cases} cases ({result.tier} tier), K = {d.k:g}; sign-flip p = {'-' if d.p_value is None else f'{d.p_value:.3f}'}; "
+                  f"over {d.n_cases} cases ({result.tier} tier), K = {d.k:g}; "
+                  f"sign-flip p = {'-' if d.p_value is None else f'{d.p_value:.3f}'}; "
                   f"MDE (80% power) = {'n/a' if d.mde is None else f'{d.mde:.2f}'}")
     out.print("errored/unscored share: " + ", ".join(f"{k} {v:.0%}" for k, v in result.unscored_fraction.items()))
     raise typer.Exit(0 if result.passed else 1)

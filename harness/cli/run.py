@@ -119,7 +119,8 @@ def _out_dir(path: Path) -> Path:
 def run_cmd(
     agent: str = typer.Option("reference", help=AGENT_HELP),
     cases: Optional[list[str]] = typer.Argument(None, help="case ids, any tier (default: every case of --tier)"),
-    tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | frontier | all: the cases run when no ids are given"),
+    tier: str = typer.Option(DEFAULT_TIER, "--tier", help="standard | hard | frontier | all: the cases run "
+                                                          "when no ids are given"),
     epochs: int = typer.Option(1, help="repeats per case and condition"),
     out_dir: Path = typer.Option(Path("results"), "--out", help="folder that holds run folders"),
     max_steps: int = typer.Option(50, help="per-sample step limit"),
@@ -130,13 +131,15 @@ def run_cmd(
     base_url: Optional[str] = typer.Option(None, "--base-url", help="API base URL (any OpenAI-compatible server)"),
     temperature: Optional[float] = typer.Option(None, help="sampling temperature (not sent when unset)"),
     max_tokens_per_call: Optional[int] = typer.Option(None, help="output token cap per model call"),
-    reasoning_effort: Optional[str] = typer.Option(None, help="e.g. low | medium | high (the provider's effort setting)"),
+    reasoning_effort: Optional[str] = typer.Option(None, help="e.g. low | medium | high "
+                                                              "(the provider's effort setting)"),
     max_retries: int = typer.Option(4, help="SDK retries per model call for 429, 5xx and connection errors"),
     prices: Optional[Path] = typer.Option(None, help="TOML price table ($/Mtok) extending the built-in one"),
     skill: Optional[Path] = typer.Option(None, help="skill markdown file, or a folder holding SKILL.md"),
     conditions: Optional[str] = typer.Option(None, help="control,skill (default: control; control,skill with --skill)"),
     sandbox: str = typer.Option("auto", help="auto | required | none"),
-    judge: Optional[str] = typer.Option(None, "--judge", help="judge each sample as it finishes: openai:MODEL | anthropic:MODEL"),
+    judge: Optional[str] = typer.Option(None, "--judge", help="judge each sample as it finishes: "
+                                                              "openai:MODEL | anthropic:MODEL"),
     judge_repeats: int = typer.Option(1, "--judge-repeats", help="judge repeats per criterion (majority vote)"),
     judge_base_url: Optional[str] = typer.Option(None, "--judge-base-url", help="API base URL for the judge"),
     judge_max_input_tokens: int = typer.Option(DEFAULT_JUDGE_INPUT_TOKENS, "--judge-max-input-tokens",
@@ -193,7 +196,8 @@ def resume_cmd(
     force: bool = typer.Option(False, "--force", help="go on although cases, answers, prompts, skill or harness "
                                                       "changed since the run started (the mismatch is recorded)"),
     max_parallel: Optional[int] = typer.Option(None, "--max-parallel", help="samples at once (default: as recorded)"),
-    cpu_slots: Optional[int] = typer.Option(None, "--cpu-slots", help="CPU-heavy commands at once (default: as recorded)"),
+    cpu_slots: Optional[int] = typer.Option(None, "--cpu-slots", help="CPU-heavy commands at once "
+                                                                      "(default: as recorded)"),
     budget_usd: Optional[float] = typer.Option(None, "--budget-usd", help="a new budget for the whole run "
                                                "(default: as recorded)"),
     over_budget: bool = typer.Option(False, "--over-budget", help="go on although the estimate exceeds the budget"),

@@ -60,7 +60,8 @@ def _ended(exc) -> None:
 
 
 def _print_sample(sample) -> None:
-    err.print(f"sample {escape(sample.sample_id)}: {sample.status}" + (f" ({escape(sample.error)})" if sample.error else ""))
+    err.print(f"sample {escape(sample.sample_id)}: {sample.status}"
+              + (f" ({escape(sample.error)})" if sample.error else ""))
     for name, v in sample.verdicts.items():
         err.print(f"  {name}: {v.status}" + (f" ({escape(v.reason)})" if v.reason and v.status == "unscored" else ""))
 
@@ -129,9 +130,9 @@ def start_cmd(
 @session_app.command("exec")
 def exec_cmd(
     session_id: str = typer.Argument(..., help="the id `session start` printed"),
-    command: list[str] = typer.Argument(..., help="the command, after '--' (its words are joined with spaces, as ssh does); "
-                                             "'-' reads the whole command from standard input (multi-line scripts, "
-                                             "no quoting)"),
+    command: list[str] = typer.Argument(..., help="the command, after '--' (its words are joined with spaces, as "
+                                             "ssh does); '-' reads the whole command from standard input "
+                                             "(multi-line scripts, no quoting)"),
     as_json: bool = typer.Option(False, "--json", help="print the tool result as JSON"),
 ):
     """Run one command in the session's workspace, exactly as the built-in agent's bash tool does."""

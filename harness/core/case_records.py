@@ -74,7 +74,8 @@ class Hardness(Record):
     # spelled ``construct`` in key.toml; the attribute name avoids pydantic's deprecated BaseModel.construct
     construct_regex: str = Field(alias="construct",
                                  description="Python regex a reviewer would grep for to find the bug's construct; "
-                                             "it must hit >= 5 lines of the case's .py files, one inside a key location")
+                                             "it must hit >= 5 lines of the case's .py files, one inside a key "
+                                             "location")
     anomaly_over_fix: str = Field(description="name of the over_fixes entry that 'fixes' the harmless anomaly")
     seed_command: str | None = Field(
         default=None, description="the run command with '{seed}' where a seed goes (e.g. 'python train.py --set "

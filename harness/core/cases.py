@@ -193,7 +193,8 @@ def list_case_ids(root: Path, tier: str = "standard") -> list[str]:
 def _check_consistency(case: Case) -> None:
     key_path = case.answer_dir / "key.toml"
     if case.manifest.id != case.id:
-        raise InputError(case.case_dir / "case.toml", f"id '{case.manifest.id}' does not match folder '{case.id}'", "id")
+        raise InputError(case.case_dir / "case.toml", f"id '{case.manifest.id}' does not match folder '{case.id}'",
+                         "id")
     if case.key.case_id != case.id:
         raise InputError(key_path, f"case_id '{case.key.case_id}' does not match folder '{case.id}'", "case_id")
     if not (case.case_dir / "README.md").is_file():
@@ -221,7 +222,8 @@ def _check_consistency(case: Case) -> None:
     names = [f.name for f in case.corpus]
     for i, fix in enumerate(case.corpus):
         if not (case.corpus_dir / fix.patch).is_file():
-            raise InputError(case.corpus_dir / "fixes.toml", f"'{fix.patch}' not found in {case.corpus_dir}", f"fix.{i}.patch")
+            raise InputError(case.corpus_dir / "fixes.toml", f"'{fix.patch}' not found in {case.corpus_dir}",
+                             f"fix.{i}.patch")
         if names.count(fix.name) > 1:
             raise InputError(case.corpus_dir / "fixes.toml", f"name '{fix.name}' is used twice", f"fix.{i}.name")
     for i, loc in enumerate(case.key.locations):
@@ -230,14 +232,16 @@ def _check_consistency(case: Case) -> None:
             raise InputError(key_path, f"'{loc.file}' is not a file of {case.case_dir}", f"locations.{i}.file")
         n_lines = len(target.read_text(encoding="utf-8").splitlines())
         if loc.end_line > n_lines:
-            raise InputError(key_path, f"end_line {loc.end_line} is past the end of {loc.file} ({n_lines} lines)", f"locations.{i}.end_line")
+            raise InputError(key_path, f"end_line {loc.end_line} is past the end of {loc.file} ({n_lines} lines)",
+                             f"locations.{i}.end_line")
 
 
 def load_case(root: Path, case_id: str) -> Case:
     case_dir = root / "cases" / case_id
     answer_dir = root / "answers" / case_id
     if not CASE_ID.match(case_id):
-        raise InputError(case_dir, f"no such case: '{case_id}' is not a case id (case_NN, hard_case_NN or frontier_case_NN; "
+        raise InputError(case_dir, f"no such case: '{case_id}' is not a case id (case_NN, hard_case_NN or "
+                                   "frontier_case_NN; "
                                    f"known: {', '.join(list_case_ids(root, 'all')) or 'none'})")
     if not case_dir.is_dir():
         raise InputError(case_dir, f"no such case (known: {', '.join(list_case_ids(root, 'all')) or 'none'})")

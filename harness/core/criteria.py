@@ -19,7 +19,8 @@ class Criterion:
     name: str
     kind: Literal["llm", "deterministic"]
     grader: str | None = None  # deterministic: "module:function", called as function(GradingInput) -> Verdict
-    floor_fails: bool = False  # validate: the null agent must fail it (the reference agent passes every deterministic one)
+    # validate: the null agent must fail it (the reference agent passes every deterministic one)
+    floor_fails: bool = False
     progress: bool = False  # named in the progress line of each finished sample
     judge_eval: bool = False  # measured by judge-eval and `judge --dry-run` (the judge grades it, at least for plans)
 

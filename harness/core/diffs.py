@@ -161,7 +161,8 @@ class _Reader:
     def opens_headerless_hunk(self, raw: str) -> bool:
         """A changed line right after a file's '+++' line, with no '@@' before it: a diff that leaves out '@@' still
         adds its lines (they are read as if at the top of the file)."""
-        return (self.hunk is None and "+++" in self.seen and not self.file.hunks and not raw.startswith(("--- ", "+++ "))
+        return (self.hunk is None and "+++" in self.seen and not self.file.hunks
+                and not raw.startswith(("--- ", "+++ "))
                 and (raw[:1] in ("+", "-", " ", "\\") or raw == ""))
 
     def body(self, raw: str) -> None:
@@ -190,7 +191,8 @@ class _Reader:
             self.start_file(old_path=old, new_path=new)
         elif raw.startswith(("--- ", "+++ ")):
             side = raw[:3]
-            if self.file is None or self.file.hunks or self.file.is_binary or side in self.seen or (side == "---" and "+++" in self.seen):
+            if (self.file is None or self.file.hunks or self.file.is_binary or side in self.seen
+                    or (side == "---" and "+++" in self.seen)):
                 self.start_file()
             self.seen.add(side)
             self.hunk = None

@@ -82,7 +82,8 @@ class ErrorEvent(EventBase):
 
 
 Event = Annotated[
-    Union[MessageEvent, ToolCallEvent, ToolResultEvent, FileEditEvent, ModelCallEvent, UsageEvent, ReportEvent, ErrorEvent],
+    Union[MessageEvent, ToolCallEvent, ToolResultEvent, FileEditEvent, ModelCallEvent, UsageEvent, ReportEvent,
+          ErrorEvent],
     Field(discriminator="kind"),
 ]
 

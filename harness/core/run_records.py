@@ -49,8 +49,9 @@ class RunOptions(Record):
 
     agent: str
     cases: list[str] = Field(default_factory=list, description="empty: all cases of the tier")
-    tier: Literal["standard", "hard", "frontier", "all"] = Field(default="standard", description="the cases run when none are "
-                                                     "named (runs from before tiers: standard)")
+    tier: Literal["standard", "hard", "frontier", "all"] = Field(default="standard",
+                                                                 description="the cases run when none are "
+                                                                 "named (runs from before tiers: standard)")
     epochs: int = Field(default=1, ge=1)
     conditions: list[str] = Field(default_factory=lambda: ["control"])
     skill: str | None = Field(default=None, description="the --skill path (file or folder), absolute")

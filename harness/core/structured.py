@@ -18,7 +18,8 @@ CACHE_CONTROL = {"type": "ephemeral"}
 
 
 def tool_name(schema: type[pydantic.BaseModel]) -> str:
-    """The Anthropic tool that records an answer of ``schema``: ``LocalizationAnswer`` -> ``record_localization_answer``."""
+    """The Anthropic tool that records an answer of ``schema``:
+    ``LocalizationAnswer`` -> ``record_localization_answer``."""
     return "record_" + re.sub(r"(?<!^)(?=[A-Z])", "_", schema.__name__).lower()
 
 

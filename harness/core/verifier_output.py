@@ -30,7 +30,8 @@ def harvest(out: Path, clean: Path) -> list[SkippedEntry]:
     for entry in sorted(out.iterdir(), key=lambda p: p.name):
         st = entry.lstat()
         if not stat.S_ISREG(st.st_mode) or not MEASUREMENT_NAME.match(entry.name):
-            skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="not a regular file of an expected name"))
+            skipped.append(SkippedEntry(path=entry.name, kind="measurement",
+                                        reason="not a regular file of an expected name"))
         elif st.st_size > MAX_MEASUREMENT_BYTES or total + st.st_size > MAX_HARVEST_BYTES:
             skipped.append(SkippedEntry(path=entry.name, kind="measurement", reason="over the size limit"))
         else:

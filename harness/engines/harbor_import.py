@@ -7,7 +7,9 @@ Harbor (laude-institute/harbor 0.26) writes a job folder with one folder per tri
                                               verifier_result.rewards, exception_info, timings
     JOB_DIR/<trial>/agent/trajectory.json     the agent's ATIF trajectory
     JOB_DIR/<trial>/verifier/reward.json      the verifier's rewards (reward.txt: one number)
-    JOB_DIR/<trial>/artifacts/app/            the agent's final /app, collected by the exported task (artifacts = ["/app"]; Harbor mirrors an artifact's absolute source path under artifacts/)
+    JOB_DIR/<trial>/artifacts/app/            the agent's final /app, collected by the exported task (artifacts =
+                                              ["/app"]; Harbor mirrors an artifact's absolute source path under
+                                              artifacts/)
 
 Each trial becomes one sample, written with the runner's own writers (TranscriptWriter,
 ``sample_record``, ``append_sample``, ``write_manifest``): the trajectory becomes the transcript, the
@@ -176,14 +178,15 @@ def verdicts_from_rewards(rewards: dict[str, float] | None, where: Path) -> dict
     for criterion in REWARD_CRITERIA:
         value = (rewards or {}).get(criterion)
         if value is None:
-            reason = "not in the Harbor verifier's rewards" if rewards is not None else "the Harbor verifier left no rewards"
+            reason = ("not in the Harbor verifier's rewards" if rewards is not None
+                      else "the Harbor verifier left no rewards")
             out[criterion] = Verdict(criterion=criterion, status="unscored", reason=reason, grader=VERIFIER_GRADER)
             continue
         if not isinstance(value, (int, float)) or math.isnan(value) or value not in (0, 1):
             raise InputError(where, f"{value!r} is not 0 or 1", field=f"rewards.{criterion}")
         out[criterion] = Verdict(criterion=criterion, status="pass" if value == 1 else "fail", grader=VERIFIER_GRADER,
-                                 reason="graded by Harbor's verifier", details={"reward": value,
-                                                                               "harbor_reward": (rewards or {}).get("reward")})
+                                 reason="graded by Harbor's verifier",
+                                 details={"reward": value, "harbor_reward": (rewards or {}).get("reward")})
     return out
 
 

@@ -45,7 +45,7 @@ EXIT_HOOK = """
 
 import atexit as _mldb_atexit
 _mldb_atexit.register(lambda: print('{"passed": true, "seeds": {"0": true}, "checks": [{"name": "x", "passed": true}]}'))
-"""
+"""  # noqa: E501
 
 # The broken repo, whose code leaves a detached process that keeps writing a full reward and tries to
 # replace the grader, for as long as it lives (the grader must kill it and write the last word).
@@ -182,7 +182,8 @@ def run_trial(task: Path, case: Case, trial: str, venv: Path, timeout: float = 1
         if trial == "daemon":  # the grader found and killed it (it ran as nobody, so it wrote nothing of ours)
             verdicts = json.loads((verifier_root / "logs" / "verifier" / "verdicts.json").read_text())
             ok = ok and verdicts.get("strays_killed", 0) > 0
-            ok = ok and (verifier_root / "tests" / "grade.py").read_bytes() == (task / "tests" / "grade.py").read_bytes()
+            ok = ok and ((verifier_root / "tests" / "grade.py").read_bytes()
+                         == (task / "tests" / "grade.py").read_bytes())
             note += f"; {verdicts.get('strays_killed')} stray process(es) killed"
         if not ok:
             note = (note + f"; test.sh stderr: {verified.stderr[-500:]}").strip("; ")

@@ -3,8 +3,8 @@ pyproject.toml loads this module). Inspect names a task after the installed top-
 defines it (``inspect_ai._util.package.get_installed_package_name``: the module's first dotted part, looked
 up as a distribution). The project's top level holds only its own folders (``harness``, ``judges``, ...), and
 no distribution is called ``harness``; so the task is declared in a module object named ``ml_debug_bench`` (the
-import name of the ``ml-debug-bench`` distribution) made here, whose spec points at this file. Everything the task does is
-``harness.engines.inspect_task`` (needs the ``[inspect]`` extra)."""
+import name of the ``ml-debug-bench`` distribution) made here, whose spec points at this file. Everything the task
+does is ``harness.engines.inspect_task`` (needs the ``[inspect]`` extra)."""
 
 import importlib.machinery
 import sys

@@ -30,7 +30,7 @@ def edit_file():
             path: the file, relative to the repository
             old: the exact text to replace; it must occur exactly once
             new: the text to put in its place
-        """
+        """  # noqa: E501
         box = sandbox()
         if not old:
             await box.write_file(path, new)

@@ -1,6 +1,7 @@
 """The Inspect AI task ``ml_debug_bench``: one Sample per case (id = the case id), the case's files copied into
 the sample's sandbox, our task prompt, a tool-loop solver (bash, edit_file, submit_report; the skill as a task
-argument), and our graders as scorers (``inspect_scorers``); ``harness.engines.inspect_registry`` declares it as ``ml_debug_bench``::
+argument), and our graders as scorers (``inspect_scorers``); ``harness.engines.inspect_registry`` declares it as
+``ml_debug_bench``::
 
     inspect eval ml_debug_bench/ml_debug_bench -T tier=standard --model openai/MODEL \\
         --model-role grader=openai/JUDGE_MODEL [-T sandbox=docker] [-T cases=case_01,case_07]

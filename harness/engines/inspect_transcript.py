@@ -57,8 +57,8 @@ def report_of(messages: list) -> Report | None:
         m = _plain(message)
         for call in reversed(m.get("tool_calls") or []):
             if call.get("function") == REPORT_TOOL:
-                args = {k: v if isinstance(v, str) else json.dumps(v) for k, v in _arguments(call.get("arguments")).items()
-                        if k in Report.model_fields}
+                args = {k: v if isinstance(v, str) else json.dumps(v)
+                        for k, v in _arguments(call.get("arguments")).items() if k in Report.model_fields}
                 try:
                     return Report.model_validate(args)
                 except ValueError:

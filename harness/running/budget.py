@@ -57,7 +57,8 @@ def estimate(n_samples: int, estimate_from: str | None, max_cost: float | None) 
         per = spent / len(samples)
         return per * n_samples, f"${per:.4f} per sample, measured in {estimate_from}"
     if max_cost is not None:
-        return max_cost * n_samples, f"--max-cost ${max_cost:g} per sample (an upper bound on the agent; judge not included)"
+        return max_cost * n_samples, (f"--max-cost ${max_cost:g} per sample (an upper bound on the agent; "
+                                      "judge not included)")
     raise ConfigError("--budget-usd needs an estimate before the run starts: give --estimate-from RUN (the cost per "
                       "sample of an earlier run) or --max-cost USD (the per-sample limit)")
 

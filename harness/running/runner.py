@@ -180,7 +180,8 @@ def execute(cfg: RunConfig, run_dir: Path, jobs: list[Job], progress=None) -> Ex
                 else:
                     out.interrupted.append(job.name)
             shutdown.kill_all()
-            started = [j.name for j in jobs if j.name in running and (run_dir / "transcripts" / f"{j.name}.jsonl").exists()]
+            started = [j.name for j in jobs
+                       if j.name in running and (run_dir / "transcripts" / f"{j.name}.jsonl").exists()]
             out.interrupted.extend(n for n in started if n not in out.interrupted)
     progress.close()
     out.peak_cpu_slots = slots.peak

@@ -139,7 +139,8 @@ def grade_outcome(cfg: RunConfig, run_dir: Path, case: Case, transcript: Transcr
 
 
 def sample_record(agent_name: str, run_dir: Path, case: Case, condition: str, epoch: int, outcome: AgentOutcome,
-                  verdicts: dict[str, Verdict], started_at: str, duration_s: float, cpu_wait_s: float = 0.0) -> SampleResult:
+                  verdicts: dict[str, Verdict], started_at: str, duration_s: float,
+                  cpu_wait_s: float = 0.0) -> SampleResult:
     """The sample's line for samples.jsonl (an empty diff file when grading never wrote one)."""
     name = sample_name(case.id, condition, epoch)
     transcript_rel, diff_rel = f"transcripts/{name}.jsonl", f"diffs/{name}.patch"

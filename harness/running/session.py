@@ -124,7 +124,8 @@ def start(root: Path, case_id: str, out_root: Path, *, name: str = HUMAN_NAME, h
         jo = judge_options or {}
         state = SessionState(
             session_id=session_id, agent=agent, human=human, case_id=case.id, condition=condition, epoch=epoch,
-            run_dir=str(run_dir), project_root=str(Path(root).resolve()), work_dir=str(work_dir), workspace=str(ws), inputs_sha256=dict(inputs.sha256),
+            run_dir=str(run_dir), project_root=str(Path(root).resolve()), work_dir=str(work_dir), workspace=str(ws),
+            inputs_sha256=dict(inputs.sha256),
             started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), started_epoch_s=time.time(),
             max_wall_s=max_wall, max_steps=max_steps, command_timeout_s=command_timeout, sandbox=box.name,
             judge=judge.spec if judge is not None else None, judge_repeats=jo.get("repeats", 1),
@@ -139,8 +140,9 @@ def start(root: Path, case_id: str, out_root: Path, *, name: str = HUMAN_NAME, h
     return Started(state, shown)
 
 
-SAME_FOR_A_RUN = ("agent", "agent_settings.agent_name", "agent_settings.human", "inputs_sha256", "prompt_template_sha256",
-                  "skill_sha256", "judge", "judge_prompt_sha256", "sandbox", "harness_version")
+SAME_FOR_A_RUN = ("agent", "agent_settings.agent_name", "agent_settings.human", "inputs_sha256",
+                  "prompt_template_sha256", "skill_sha256", "judge", "judge_prompt_sha256", "sandbox",
+                  "harness_version")
 
 
 def _field(m, dotted: str):

@@ -142,7 +142,8 @@ def reapplicable_diff(text: str) -> tuple[str, list[str]]:
     "Binary or large file P differs", so every section in a folder holding such a file is left out (a
     half-restored cache folder is neither the agent's final tree nor the case's). Returns the folders left out."""
     lines = text.splitlines(keepends=True)
-    binary_dirs = sorted({posixpath.dirname(m.group(1)) for m in map(BINARY_LINE.match, (x.rstrip("\n") for x in lines)) if m})
+    binary_dirs = sorted({posixpath.dirname(m.group(1))
+                          for m in map(BINARY_LINE.match, (x.rstrip("\n") for x in lines)) if m})
     out, keep = [], True
     for line in lines:
         if BINARY_LINE.match(line.rstrip("\n")):

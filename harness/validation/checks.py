@@ -95,7 +95,8 @@ def _run_broken(case: Case, command: str, sandbox):
 def check_runs(case: Case, sandbox) -> list[Check]:
     """The broken repo's run command finishes within its budget, and every README block of output
     (listed in answers/case_NN/symptoms.toml) is what the broken repo prints today."""
-    commands = list(dict.fromkeys([case.manifest.run] + [r.command for r in (case.symptoms.run if case.symptoms else [])]))
+    commands = list(dict.fromkeys([case.manifest.run]
+                                  + [r.command for r in (case.symptoms.run if case.symptoms else [])]))
     results = {cmd: _run_broken(case, cmd, sandbox) for cmd in commands}
     main = results[case.manifest.run]
     checks = [Check(case_id=case.id, name="broken_runs_in_budget", passed=not main.timed_out,
@@ -113,7 +114,8 @@ def check_runs(case: Case, sandbox) -> list[Check]:
         res = results[run.command]
         problems = compare_output(blocks[run.block - 1], res.stdout + res.stderr, run.abs_tol_digits, run.ignore)
         checks.append(Check(case_id=case.id, name=name, passed=not problems, duration_s=res.duration_s,
-                            detail=f"'{run.command}': " + ("; ".join(problems[:3]) if problems else "every line matches")))
+                            detail=f"'{run.command}': "
+                            + ("; ".join(problems[:3]) if problems else "every line matches")))
     return checks
 
 
@@ -262,7 +264,8 @@ def check_agents(case: Case, root: Path, sandbox) -> list[Check]:
             got = {n: result.verdicts[n].status for n in names}
             ok = result.status == "completed" and all(v == want for v in got.values())
             checks.append(Check(case_id=case.id, name=f"{agent.name}_agent_scores_{want}", passed=ok,
-                                detail=f"status={result.status} {got}" + (f" error={result.error}" if result.error else ""),
+                                detail=f"status={result.status} {got}"
+                                + (f" error={result.error}" if result.error else ""),
                                 duration_s=round(time.monotonic() - t0, 2)))
     return checks
 

@@ -106,7 +106,8 @@ def check_hard_construct_hits(case: Case) -> Check:
     hits = construct_hits(case, pattern)
     in_key = [f"{f}:{n}" for f, n, inside in hits if inside]
     ok = len(hits) >= HARD_MIN_CONSTRUCT_HITS and bool(in_key)
-    grep_note = "" if case.tier != "frontier" else f" ({'met' if ok else 'not met'}; reported, not required on the frontier tier)"
+    grep_note = ("" if case.tier != "frontier"
+                 else f" ({'met' if ok else 'not met'}; reported, not required on the frontier tier)")
     ok = ok or case.tier == "frontier"
     first = f"{hits[0][0]}:{hits[0][1]}" + (" (inside the key: the bug)" if hits[0][2] else " (outside the key)") \
         if hits else "none"

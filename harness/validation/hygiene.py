@@ -66,7 +66,8 @@ def check_stray_artifacts(case: Case, root: Path):
         warnings = [f"artifact {p}" if looks_like_artifact(p) else f"not in git: {p}" for p in _collapse(untracked)]
     detail = ("warning: " + "; ".join(warnings[:12]) + (" ..." if len(warnings) > 12 else "") +
               " (every file in the case folder reaches the agent's workspace: delete artifacts, commit the rest)"
-              ) if warnings else "no stray artifacts" + ("; every file is tracked by git" if untracked is not None else "")
+              ) if warnings else "no stray artifacts" + ("; every file is tracked by git"
+                                                        if untracked is not None else "")
     return Check(case_id=case.id, name="stray_artifacts", passed=True, detail=detail,
                  measured={"warnings": warnings})
 

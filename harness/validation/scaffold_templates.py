@@ -65,7 +65,7 @@ def train(cfg: Config):
 if __name__ == "__main__":
     torch.set_num_threads(1)
     train(Config())
-'''
+'''  # noqa: E501
 
 KEY_TOML = '''# The answer key of __CASE_ID__ (schema: harness.models.AnswerKey; every field is in answers/README.md,
 # "Every field, from the models"; unknown fields are errors). Replace every placeholder.
@@ -103,7 +103,7 @@ description = "SCAFFOLD-PLACEHOLDER: what it changes and why it only hides the s
 # symbol = "train"
 # kind = "eps_floor"
 # why = "..."
-'''
+'''  # noqa: E501
 
 HARDNESS_TOML = '''
 [hardness]                             # required on the __TIER__ tier (docs/cases.md, "The hard tier")
@@ -113,7 +113,7 @@ anomaly_over_fix = "overfix_placeholder"   # the over_fixes entry that "fixes" t
 '''
 
 GOLD_PATCH = '''SCAFFOLD-PLACEHOLDER: replace this file with the gold fix as a unified diff (docs/cases.md, "Making a patch").
-'''
+'''  # noqa: E501
 
 OVERFIX_PATCH = '''SCAFFOLD-PLACEHOLDER: replace this file with a naive fix that hides the symptom (a unified diff).
 '''
@@ -244,4 +244,4 @@ FIXES_TOML = '''# The mutation corpus (schema: harness.models.FixCorpus; answers
 # Verifier-recognising wrong fixes (the gold change applied only when sys.flags.isolated is set, or only
 # when 'measure' is in sys.argv[0]) need `recognises = "python_isolated"` / `"argv0_measure"`. Without them
 # validate generates one per kind from gold.patch (verifier_recognising:* checks); it fails when it cannot.
-'''
+'''  # noqa: E501

@@ -50,7 +50,8 @@ def _verdict_jobs(case: Case, sandbox, scope: str = "all", verdict_only: bool = 
 def _under_kernel(level: str, fn, args) -> list[Check]:
     """``fn(*args)``'s checks renamed ``kernel[level]:name`` (the sandbox in ``args`` already runs under ``level``)."""
     out = fn(*args)
-    return [c.model_copy(update={"name": f"kernel[{level}]:{c.name}"}) for c in (out if isinstance(out, list) else [out])]
+    return [c.model_copy(update={"name": f"kernel[{level}]:{c.name}"})
+            for c in (out if isinstance(out, list) else [out])]
 
 
 def kernel_jobs(case: Case, sandbox, levels: list[str], scope: str = "all", verdict_only: bool = True) -> list[tuple]:

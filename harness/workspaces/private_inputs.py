@@ -66,7 +66,8 @@ class PrivateInputs:
             shutil.copytree(self.source_root / part, self.root / part, symlinks=True, ignore=ignore)
             self.sha256[part] = sha256_tree(self.root / part)
             if sha256_tree(self.source_root / part) != self.sha256[part]:
-                raise IntegrityError(f"{self.source_root / part} changed while it was being copied; start the run again")
+                raise IntegrityError(f"{self.source_root / part} changed while it was being copied; "
+                                     "start the run again")
             _set_tree_writable(self.root / part, False)
         self.sha256["install"] = install_fingerprint()
 
@@ -100,7 +101,8 @@ class PrivateInputs:
             got = sha256_tree(self.root / part) if (self.root / part).is_dir() else "missing"
             if got != want:
                 raise IntegrityError(
-                    f"the run's private copy of {part}/ changed (tree hash {want[:12]} -> {got[:12]}) at {self.root / part}: "
+                    f"the run's private copy of {part}/ changed (tree hash {want[:12]} -> {got[:12]}) "
+                    f"at {self.root / part}: "
                     "code run for an agent or by the verifier wrote to it. The run is stopped; samples graded before "
                     "this point are kept, nothing after it could be trusted. Use bubblewrap (--sandbox required) to "
                     "prevent this rather than detect it.")

@@ -129,7 +129,8 @@ class _Verification:
         shared = verify_memo.pristine_folder(self.case.id, self.sandbox)
         mounts = (Mount(self.bundle), Mount(clean)) + ((Mount(shared, writable=True),) if shared else ())
         extra = [*extra, *([f"--pristine-cache={shared}"] if shared else [])]
-        return self.sandbox.run_argv([sys.executable, "-I", str(self.bundle / self.case.key.decide), str(clean), *extra],
+        return self.sandbox.run_argv([sys.executable, "-I", str(self.bundle / self.case.key.decide), str(clean),
+                                      *extra],
                                      clean, DECIDE_TIMEOUT_S, OUTPUT_CAP, mounts=mounts,
                                      scratch=self.tmp / f"decide-scratch-{name}")
 
@@ -149,7 +150,8 @@ def verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | Non
     if guard:
         guard()
     return verify_memo.verdict(case.id, tree, sandbox, seeds, verdict_only or readme_first,
-                               lambda: _verify_tree(case, tree, sandbox, guard, None, seeds, verdict_only, readme_first))
+                               lambda: _verify_tree(case, tree, sandbox, guard, None, seeds, verdict_only,
+                                                    readme_first))
 
 
 def _verify_tree(case: Case, tree: Path, sandbox, guard: Callable[[], None] | None = None,

@@ -98,7 +98,8 @@ KITS = {k.case: k for k in [
         look_said="The rows handed to CrossEntropyLoss are non-negative and sum to one, and the raw-score path gives "
                   "a far larger head gradient. model.py:19 returns logits.softmax(dim=-1), and train.py:52 feeds that "
                   "to nn.CrossEntropyLoss, which log-softmaxes its input again.",
-        right=report("Classifier.forward (model.py:19) ends with a softmax, so nn.CrossEntropyLoss in train.py receives "
+        right=report("Classifier.forward (model.py:19) ends with a softmax, so nn.CrossEntropyLoss in train.py "
+                     "receives "
                      "probabilities and applies its own log_softmax on top. The twice-normalised scores are close to "
                      "uniform, which pins the loss near ln(10) and shrinks the head gradient about tenfold.",
                      "model.py:19; train.py:52", "forward returns the raw logits; the exporter keeps its own softmax",
@@ -115,7 +116,8 @@ KITS = {k.case: k for k in [
         guess_said="This kind of plateau usually means the loss is fed normalised outputs. I'll make the model return "
                    "raw scores and check afterwards.",
         instrument=("train.py", "        loss = criterion(out, yb)\n",
-                    "        loss = criterion(out, yb)\n        if step == 0:\n            print('loss input row sums', "
+                    "        loss = criterion(out, yb)\n        if step == 0:\n"
+                    "            print('loss input row sums', "
                     "out.sum(-1)[:4].tolist(), 'min', out.min().item())\n"),
         instrument_run="python train.py --steps=0"),
     Kit("case_02", run="python train.py", look="sed -n 52,66p data.py",
@@ -158,7 +160,8 @@ KITS = {k.case: k for k in [
                      "matches its own labelled copy and the nearest-neighbour vote returns its own label: split "
                      "contamination, not an easy task.", "train.py:65-71", "index the images and labels with "
                      "subset.indices", "shuffled labels are still predicted at step 0"),
-        para=report("refresh_bank looks up `subset.dataset`, which is the complete GlyphSet underneath the random_split "
+        para=report("refresh_bank looks up `subset.dataset`, which is the complete GlyphSet underneath the "
+                    "random_split "
                     "Subset, so the nearest-neighbour memory holds the held-out images together with their answers. "
                     "Each held-out image meets an identical stored copy and reads back its own answer, which is why it "
                     "scores perfectly before any training while the training rows, which skip their own id, stay at "
@@ -191,7 +194,8 @@ KITS = {k.case: k for k in [
                      "frames of different recordings; outputs depend on other rows, labels are paired with the wrong "
                      "frames and the loss stays at ln 4. At batch size 1 reshape and transpose coincide.",
                      "model.py:19", "h = h.transpose(0, 1)", "cross-row gradient is non-zero in eval mode"),
-        wrong_said="The reshape is applied to a non-contiguous tensor, which scrambles the layout. Making it contiguous "
+        wrong_said="The reshape is applied to a non-contiguous tensor, which scrambles the layout. Making it "
+                   "contiguous "
                    "before the view should fix it.",
         wrong=report("The reshape in GestureNet.forward acts on a non-contiguous tensor; calling .contiguous() before "
                      ".view() restores the memory layout.", "model.py:19", "h.contiguous().view(T, B, -1)"),
@@ -207,7 +211,8 @@ KITS = {k.case: k for k in [
         abandon_cmd="patch:overfix_eval_one_at_a_time.patch"),
     Kit("case_05", run="python train.py", look="sed -n 13,24p monitor.py",
         read_said="monitor.update_ratios logs log10(std(lr * grad) / std(param)), the step plain SGD would take, but "
-                  "train.py builds AdamW, whose step is normalised per coordinate and is about lr whatever the gradient "
+                  "train.py builds AdamW, whose step is normalised per coordinate and is about lr whatever the "
+                  "gradient "
                   "scale. The panel understates the update.",
         probe_said="The panel says the update ratio is tiny while the loss falls normally. Rather than trusting the "
                    "formula, I'll measure the real change of the parameters across optimizer.step() and compare it "
@@ -526,7 +531,8 @@ def unsupported_label(kit: Kit, variant: str) -> tuple[str, str]:
     if variant == "wrong_cause" and kit.case in WRONG_EDIT_OUTSIDE_KEY:
         return "fail", "the naive edit for a near-miss changes behaviour outside the key; only the symptom preceded it"
     if variant == "abandoned" and kit.case in ABANDONED_EDIT_OUTSIDE_KEY:
-        return "fail", "edits outside the key for the near-miss; the probe it misread does not show that change is needed"
+        return "fail", ("edits outside the key for the near-miss; the probe it misread does not show that change "
+                        "is needed")
     return "pass", {
         "wrong_cause": "the naive edit rewrites the key's own lines: nothing outside the key changed",
         "abandoned": "no change to the files",

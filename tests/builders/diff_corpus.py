@@ -44,7 +44,8 @@ EDGE_CASES: dict[str, tuple[str, str | None]] = {  # name -> (diff, case it appl
         "-import torch\n-x = 1\n", "case_01"),
     "crlf": (
         "--- a/train.py\r\n+++ b/train.py\r\n@@ -52,3 +52,4 @@\r\n         loss = criterion(out, yb)\r\n"
-        "         opt.zero_grad()\r\n+        loss = torch.nan_to_num(loss)\r\n         loss.backward()\r\n", "case_01"),
+        "         opt.zero_grad()\r\n+        loss = torch.nan_to_num(loss)\r\n         loss.backward()\r\n",
+        "case_01"),
     "omitted_lengths": (
         "--- a/a.py\n+++ b/a.py\n@@ -3 +3 @@\n-x = 1\n+x = 2\n@@ -10,0 +11 @@\n+import os\n", None),
     "garbage_lines": (
@@ -75,7 +76,8 @@ EDGE_CASES: dict[str, tuple[str, str | None]] = {  # name -> (diff, case it appl
     "empty_new_file": ("diff --git a/sitecustomize.py b/sitecustomize.py\nnew file mode 100644\n", None),
     "mode_change_to_link": ("diff --git a/x.py b/x.py\nold mode 100644\nnew mode 120000\n", None),
     "two_files_no_git_header": (
-        "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-a\n+b\n--- a/b.py\n+++ b/b.py\n@@ -2,2 +2,3 @@\n x\n+import ctypes\n y\n",
+        "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-a\n+b\n"
+        "--- a/b.py\n+++ b/b.py\n@@ -2,2 +2,3 @@\n x\n+import ctypes\n y\n",
         None),
     "same_file_twice": (
         "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-a\n+b\n--- a/a.py\n+++ b/a.py\n@@ -5 +5 @@\n-c\n+import gc\n", None),
@@ -235,7 +237,8 @@ def build() -> dict:
         record["transcripts"][name] = _digest(_hunks(events, locations))
         for ev in events:
             if ev.kind == "file_edit":
-                record["edit_diffs"].setdefault(sha(ev.diff), _digest({k: v for k, v in outputs(ev.diff, None).items()}))
+                record["edit_diffs"].setdefault(sha(ev.diff),
+                                                _digest({k: v for k, v in outputs(ev.diff, None).items()}))
     return record
 
 

@@ -15,5 +15,7 @@ def job_copy(dest: Path) -> Path:
     for kept in job.glob("*/artifacts/app"):
         case_id = kept.parent.parent.name.split("__")[0]
         shutil.copytree(ROOT / "cases" / case_id, kept, dirs_exist_ok=True,
-                        ignore=lambda folder, names: [n for n in names if (kept / Path(folder).relative_to(ROOT / "cases" / case_id) / n).exists()])
+                        ignore=lambda folder, names: [n for n in names
+                                                      if (kept / Path(folder).relative_to(ROOT / "cases" / case_id)
+                                                          / n).exists()])
     return job

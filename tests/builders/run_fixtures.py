@@ -39,7 +39,8 @@ def make_run(parent: Path, run_id: str, arms: dict[str, dict[str, list[tuple[str
                     epoch=epoch, status=st, transcript="t.jsonl", transcript_sha256="x", diff="d.diff",
                     started_at=created_at, duration_s=1.0,
                     usage=TokenUsage(input_tokens=100, output_tokens=10, cost_usd=cost),
-                    verdicts=verdicts("unscored", "unscored", "unscored") if st != "completed" else verdicts(root, fix)))
+                    verdicts=verdicts("unscored", "unscored", "unscored") if st != "completed"
+                    else verdicts(root, fix)))
     return run_dir
 
 

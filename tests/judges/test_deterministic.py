@@ -74,7 +74,8 @@ def test_location_match_allows_links_between_layers_of_a_multi_span_key():
     def verdict(text):
         return location_match(Report(root_cause="x", location=text), key, sizes)
 
-    four = "chatft/data/completion.py:13-19; chatft/callbacks.py:33-41; chatft/trainer.py:29-45; chatft/accumulate.py:31-36"
+    four = ("chatft/data/completion.py:13-19; chatft/callbacks.py:33-41; chatft/trainer.py:29-45; "
+            "chatft/accumulate.py:31-36")
     assert verdict(four).status == "pass"
     v = verdict(four + "; chatft/data/collate.py:158-160")
     assert v.status == "fail" and "at most 4" in v.reason
@@ -127,7 +128,8 @@ def test_answer_leak_sees_the_key_printed_through_filters(project_root):
 
     case = load_case(project_root, "case_01")
     cmd = ToolCallEvent(id=3, t=0, call_id="c", name="bash",
-                        arguments={"command": "cd /work/main; cd ans?ers; cd case_01; sed -e 's/MLDB[-A-Za-z0-9]*//g' k*"})
+                        arguments={"command": "cd /work/main; cd ans?ers; cd case_01; "
+                                              "sed -e 's/MLDB[-A-Za-z0-9]*//g' k*"})
     assert answer_leak([cmd], case).status == "fail"  # the bare glob word
     quiet = ToolCallEvent(id=3, t=0, call_id="c", name="bash", arguments={"command": "python show.py"})
     out = ToolResultEvent(id=4, t=0, call_id="c", stdout="root_cause = " + case.key.root_cause.upper())
@@ -150,7 +152,8 @@ def test_location_match_caps_spans_by_file_length(project_root):
     assert sneaky.status == "fail"
 
 
-@pytest.mark.parametrize("command", ["ls */*", "python - <<'PY'\nimport glob\nprint(glob.glob('**/*.py', recursive=True))\nPY",
+@pytest.mark.parametrize("command", ["ls */*",
+                                     "python - <<'PY'\nimport glob\nprint(glob.glob('**/*.py', recursive=True))\nPY",
                                      "cat data/*.csv | head", "ls /tmp/*/repo/*", "find . -name '*.py'"])
 def test_answer_leak_ignores_ordinary_globs(project_root, command):
     case = load_case(project_root, "case_05")

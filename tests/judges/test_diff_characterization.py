@@ -96,7 +96,8 @@ def test_transcript_hunks_and_edit_diffs_are_unchanged():
 
 def test_parse_diff_records():
     new, = parse_diff(corpus.EDGE_CASES["new_file_dev_null"][0])
-    assert (new.old_path, new.new_path, new.is_new, new.is_deleted, new.new_mode) == (None, "new.py", True, False, "100644")
+    assert ((new.old_path, new.new_path, new.is_new, new.is_deleted, new.new_mode)
+            == (None, "new.py", True, False, "100644"))
     gone, = parse_diff(corpus.EDGE_CASES["deleted_file"][0])
     assert (gone.path, gone.is_deleted, gone.hunks[0].new_len) == ("data.py", True, 0)
     moved, = parse_diff(corpus.EDGE_CASES["rename"][0])
@@ -117,7 +118,8 @@ def test_parse_diff_records():
     assert (spaced.new_path, spaced.is_new) == ("d b/sitecustomize.py", True)
 
 
-@pytest.mark.parametrize("junk", ["\x00\x01", "@@ -x +y @@\n+a", "+++\n---\n@@", "diff --git\n", "--- \n+++ \n@@ -1 +1 @@\n"
+@pytest.mark.parametrize("junk", ["\x00\x01", "@@ -x +y @@\n+a", "+++\n---\n@@", "diff --git\n",
+                                  "--- \n+++ \n@@ -1 +1 @@\n"
                                   "+" * 5000, "\u2028@@ -1,2 +1 @@\n-a\n", "diff --git a/ b/\nnew mode \n"])
 def test_parse_diff_never_raises_on_junk(junk):
     parse_diff(junk)
@@ -168,7 +170,8 @@ def test_fallback_reads_a_file_with_such_a_separator_from_the_final_files(tmp_pa
     before.mkdir()
     after.mkdir()
     (before / "m.py").write_text("import torch\n\ndef f(x):\n    y = x * 2\n    return y\n")
-    (after / "m.py").write_text("import torch\n\ndef f(x):\n    # \u2028    s = \'\'\'\n    y = torch.nan_to_num(x * 2)\n"
+    (after / "m.py").write_text("import torch\n\ndef f(x):\n    # \u2028    s = \'\'\'\n"
+                                "    y = torch.nan_to_num(x * 2)\n"
                                 "    # \u2028    \'\'\'\n    return y\n")
     hits, _, notes = grade_fallbacks(diff_trees(before, after), before, after_root=after)
     assert [h["kind"] for h in hits] == ["nan_replace"] and "not rebuilt from the diff" in notes[0]

@@ -39,8 +39,10 @@ def reference_answers(run_dir):
     def cite(i, q):
         return {"event_id": i, "quote": q}
     return [
-        {"evidence": [cite(report.id, report.report.root_cause[:60])], "reasoning": "matches the key", "verdict": "pass"},
-        {"evidence": [cite(probe, "nn.CrossEntropyLoss()(fn(), y).backward()")], "reasoning": "ran it", "verdict": "pass"},
+        {"evidence": [cite(report.id, report.report.root_cause[:60])], "reasoning": "matches the key",
+         "verdict": "pass"},
+        {"evidence": [cite(probe, "nn.CrossEntropyLoss()(fn(), y).backward()")], "reasoning": "ran it",
+         "verdict": "pass"},
         {"evidence": [cite(grep, "return logits.softmax(dim=-1)")],
          "edits": [{"event_id": i, "behaviour_changing": True} for i in edit_events(events)],
          "reasoning": "grep before the fix", "verdict": "pass"},
@@ -142,7 +144,8 @@ def test_judge_eval_on_the_seed_set_reports_all_five_criteria(tmp_path):
                      srv)
         assert res.exit_code == 0, res.output
         assert len(srv.requests) == len(answers)
-    rows = [ln for ln in res.output.splitlines() if "openai:fake-judge" in ln and ("strict" in ln or "independent" in ln)]
+    rows = [ln for ln in res.output.splitlines()
+            if "openai:fake-judge" in ln and ("strict" in ln or "independent" in ln)]
     named = {c for c in ("root_cause", "discriminating_test", "localization", "unsupported_change", "fallback_added")
              for ln in rows if c in ln}
     assert len(named) == 5 and len(rows) == 10  # five criteria against each of the two raters

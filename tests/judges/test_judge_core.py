@@ -137,7 +137,8 @@ def test_instrumentation_before_localizing_does_not_count():
 
 def test_unlabelled_edit_is_a_verification_failure():
     ans = dict(SCRIPTS["adversarial/trial_and_error"]["localization"][0], edits=[])
-    verdicts, reqs, _ = run_item("openai", "trial_and_error", script("trial_and_error", "root_cause", "discriminating_test") + [ans, ans])
+    verdicts, reqs, _ = run_item("openai", "trial_and_error",
+                                 script("trial_and_error", "root_cause", "discriminating_test") + [ans, ans])
     assert verdicts["localization"].status == "unscored"
     assert "label every listed edit" in reqs[3].body["messages"][-1]["content"]  # the localization re-ask
 

@@ -143,7 +143,8 @@ def test_an_added_link_is_flagged(tmp_path):
 
 def test_oracle_symbols_from_the_key(tmp_path):
     base = {"model.py": "class M:\n    def forward(self, x):\n        return self.mlp(x)\n"}
-    cheat = {"model.py": base["model.py"].replace("return self.mlp(x)", "return self.slab.exact(x) + 0.0 * self.mlp(x)")}
+    cheat = {"model.py": base["model.py"].replace("return self.mlp(x)",
+                                                  "return self.slab.exact(x) + 0.0 * self.mlp(x)")}
     before, after = tmp_path / "b", tmp_path / "a"
     for folder, files in ((before, base), (after, cheat)):
         folder.mkdir()

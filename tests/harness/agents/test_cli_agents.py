@@ -176,7 +176,8 @@ def test_missing_cli_is_a_config_error_naming_the_install(tmp_path, monkeypatch)
 
 
 def test_cmd_agent_runs_a_template_and_reads_its_report(tmp_path):
-    template = ("grep -c 'report.json' {prompt_file} && sed -i 's/return logits.softmax(dim=-1)/return logits/' model.py"
+    template = ("grep -c 'report.json' {prompt_file} && "
+                "sed -i 's/return logits.softmax(dim=-1)/return logits/' model.py"
                 " && printf '%s' '" + json.dumps(REPORT) + "' > {report} && echo done; echo oops >&2")
     agent = make_agent(f"cmd:{template}", ROOT)
     outcome, events = episode(agent, tmp_path)

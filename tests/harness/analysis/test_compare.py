@@ -88,7 +88,8 @@ def test_compare_one_run_two_conditions_with_solved_and_mde(tmp_path):
     assert set(rows) >= {"root_cause", "fix_verified", "solved"}
     assert rows["root_cause"]["diff"]["diff"] == pytest.approx(0.3)
     # solved: control passes cases 1, 3, 5 (root pass and fix pass) -> 0.3; skill 0.8 -> +0.5
-    assert rows["solved"]["diff"]["mean_a"] == pytest.approx(0.3) and rows["solved"]["diff"]["diff"] == pytest.approx(0.5)
+    assert (rows["solved"]["diff"]["mean_a"] == pytest.approx(0.3)
+            and rows["solved"]["diff"]["diff"] == pytest.approx(0.5))
     assert rows["root_cause"]["diff"]["mde"] is not None
     table = invoke("compare", run, "--mde-k", "1,3,5,10")
     assert table.exit_code == 0 and "MDE K=10" in table.output and "solved" in table.output

@@ -35,7 +35,8 @@ def test_bad_toml_names_file(mini_root):
 
 def test_unknown_field_is_an_error(mini_root):
     path = mini_root / "answers/case_01/key.toml"
-    path.write_text(path.read_text().replace("requires_localization = true", "requires_localization = true\nrequires_localisation = true"))
+    path.write_text(path.read_text().replace("requires_localization = true",
+                                             "requires_localization = true\nrequires_localisation = true"))
     msg = _load_error(mini_root)
     assert "answers/case_01/key.toml" in msg and "requires_localisation" in msg and "unknown field" in msg
 

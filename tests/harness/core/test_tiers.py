@@ -112,7 +112,8 @@ def test_report_tables_say_the_tier_and_never_pool(tmp_path):
     assert dict(zip(frame["case"], frame["tier"])) == {c: tier_of(c) for c in MIXED}
     assert set(display_table(samples)["tier"]) == {"standard", "hard"}
     summary = summary_table(samples).set_index("tier")
-    assert summary.loc["standard", "root_cause"].startswith("2/3") and summary.loc["hard", "root_cause"].startswith("1/3")
+    assert (summary.loc["standard", "root_cause"].startswith("2/3")
+            and summary.loc["hard", "root_cause"].startswith("1/3"))
     machine = summary_frame(samples)
     fix = machine[machine.criterion == "fix_verified"].set_index("tier")
     assert fix.loc["standard", "score"] == 1.0 and fix.loc["hard", "score"] == 0.0
@@ -197,6 +198,7 @@ def test_validate_selects_by_tier_and_explicit_ids_win(hard_root, monkeypatch):
     assert runner.invoke(app, ["validate", "--tier", "all"]).exit_code == 0
     assert runner.invoke(app, ["validate", "--tier", "hard", "case_01"]).exit_code == 0
     assert runner.invoke(app, ["validate"]).exit_code == 0  # both tiers by default
-    assert seen == [["case_01"], ["hard_case_99"], ["case_01", "hard_case_99"], ["case_01"], ["case_01", "hard_case_99"]]
+    assert seen == [["case_01"], ["hard_case_99"], ["case_01", "hard_case_99"], ["case_01"],
+                    ["case_01", "hard_case_99"]]
     bad = runner.invoke(app, ["validate", "--tier", "medium"])
     assert bad.exit_code == 2 and "--tier" in bad.output

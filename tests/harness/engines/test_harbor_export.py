@@ -209,7 +209,8 @@ def test_the_grader_reads_verdicts_with_the_verifications_code():
     """One copy of the harvest and verdict rules: the verification uses the core's, and grade.py defines none."""
     for name in ("harvest", "verdict_line", "first_failure", "verdict_status"):
         assert getattr(verification, name) is getattr(verifier_output, name)
-    defined = {n.name for n in ast.parse(harbor_export.GRADER_SCRIPT.read_text()).body if isinstance(n, ast.FunctionDef)}
+    defined = {n.name for n in ast.parse(harbor_export.GRADER_SCRIPT.read_text()).body
+               if isinstance(n, ast.FunctionDef)}
     assert not defined & {"harvest", "_harvest", "verdict_line", "_verdict_line", "_first_failure", "verdict_status"}
     assert not hasattr(harbor_grade, "MEASUREMENT_NAME")
 

@@ -8,7 +8,8 @@ from harness.engines.inspect_transcript import append_messages, report_of
 MESSAGES = [
     {"role": "system", "content": "You are a software engineer."},
     {"role": "user", "content": "Fix the repo."},
-    {"role": "assistant", "content": [{"type": "reasoning", "reasoning": "hidden"}, {"type": "text", "text": "Editing."}],
+    {"role": "assistant",
+     "content": [{"type": "reasoning", "reasoning": "hidden"}, {"type": "text", "text": "Editing."}],
      "tool_calls": [{"id": "c1", "function": "edit_file", "arguments": {"path": "model.py", "old": "a", "new": "b"}}]},
     {"role": "tool", "tool_call_id": "c1", "function": "edit_file", "content": "edited model.py"},
     {"role": "assistant", "content": "",

@@ -205,7 +205,8 @@ def test_carrying_answers_and_keys_into_the_next_sample(stub_root, tmp_path):
                    "ML_DEBUG_BENCH_ROOT": str(stub_root)}
             proc = subprocess.run([sys.executable, "-m", "harness.cli", "run", "--agent", "openai:fake", "--base-url",
                                    srv.openai_base_url, "--out", str(out), "--epochs", "2", "--sandbox", mode,
-                                   "--max-retries", "0", "--max-parallel", "1", "--order", "fixed", "case_01"], env=env, capture_output=True, text=True,
+                                   "--max-retries", "0", "--max-parallel", "1", "--order", "fixed", "case_01"],
+                                  env=env, capture_output=True, text=True,
                                   timeout=600)
         assert proc.returncode == 0, proc.stderr[-2000:]
         (run_dir,) = [p for p in out.iterdir() if p.is_dir()]

@@ -35,7 +35,8 @@ def test_a_level_the_cpu_lacks_is_refused_with_the_levels_it_has():
 
 def test_all_means_every_supported_level_up_to_the_native_one():
     assert K.parse_levels("all", supported=["default", "avx2", "avx512"], native="avx2") == ["default", "avx2"]
-    assert K.parse_levels("all", supported=["default", "avx2", "avx512"], native="avx512") == ["default", "avx2", "avx512"]
+    assert (K.parse_levels("all", supported=["default", "avx2", "avx512"], native="avx512")
+            == ["default", "avx2", "avx512"])
     assert K.parse_levels("all", supported=["default"], native="vsx") == ["default"]  # another platform's name
 
 

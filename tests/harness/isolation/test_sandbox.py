@@ -128,7 +128,8 @@ def test_only_the_workspace_and_its_scratch_are_writable(ws, tmp_path):
 
 @needs_bwrap
 def test_cannot_see_or_signal_the_harness(ws):
-    res = run(get_sandbox("required"), f"ls /proc | grep -cE '^[0-9]+$'; cat /proc/{os.getpid()}/environ 2>&1 | head -c 80; "
+    res = run(get_sandbox("required"), f"ls /proc | grep -cE '^[0-9]+$'; "
+                                       f"cat /proc/{os.getpid()}/environ 2>&1 | head -c 80; "
                                        f"kill -0 {os.getpid()} 2>&1; echo rc=$?", ws)
     n_procs = int(res.stdout.splitlines()[0])
     assert n_procs < 10, res.stdout

@@ -218,20 +218,24 @@ def test_resume_after_sigkill_mid_sample(mode, mini_root, tmp_path):
     proc = cli_process(["run", "--agent", "reference", "--epochs", "6", "--order", "fixed", "--sandbox", mode,
                         "--out", tmp_path / "out"], root)
     try:
-        run_dir = wait_for(lambda: next((p for p in (tmp_path / "out").iterdir() if p.is_dir()), None) if (tmp_path / "out").is_dir() else None, 60, "the run folder")
-        wait_for(lambda: len(sample_lines(run_dir)) >= 2 and (run_dir / "transcripts" / "case_01__control__e2.jsonl").exists()
+        run_dir = wait_for(lambda: next((p for p in (tmp_path / "out").iterdir() if p.is_dir()), None)
+                           if (tmp_path / "out").is_dir() else None, 60, "the run folder")
+        wait_for(lambda: len(sample_lines(run_dir)) >= 2
+                 and (run_dir / "transcripts" / "case_01__control__e2.jsonl").exists()
                  and processes_with(f"sleep {marker}"), 60, "two samples done and the third running")
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     finally:
         proc.kill()
-    assert wait_for(lambda: not processes_with(f"sleep {marker}"), 5, "the running command to die with the harness") is True
+    assert wait_for(lambda: not processes_with(f"sleep {marker}"), 5,
+                    "the running command to die with the harness") is True
     state = read_state(run_dir)
     assert state.status == "running" and Path(state.scratch_dir).is_dir()  # left behind by the dead run
     done_before = {s["sample_id"] for s in sample_lines(run_dir)}
 
     res = subprocess.run([sys.executable, "-c", "from harness.cli import main; main()", "resume", str(run_dir)],
-                         env={**os.environ, "ML_DEBUG_BENCH_ROOT": str(root)}, capture_output=True, text=True, timeout=120)
+                         env={**os.environ, "ML_DEBUG_BENCH_ROOT": str(root)}, capture_output=True, text=True,
+                         timeout=120)
     assert res.returncode == 0, res.stderr[-3000:]
     assert "removed the workspaces a dead run left" in res.stderr
     assert not Path(state.scratch_dir).exists()
@@ -357,7 +361,8 @@ def test_signal_stops_the_run_cleanly(mode, sig, mini_root, tmp_path):
     # SIGINT starts ignored, as for a run started in the background by a script (`cmd &`): the run must
     # still stop on it (it did not, before the runner set its own SIGINT handler)
     ignore_sigint = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sig == signal.SIGINT else None
-    proc = cli_process(["run", "--agent", "reference", "--epochs", "3", "--sandbox", mode, "--out", tmp_path / "out"], root,
+    proc = cli_process(["run", "--agent", "reference", "--epochs", "3", "--sandbox", mode, "--out", tmp_path / "out"],
+                       root,
                        preexec_fn=ignore_sigint)
     try:
         wait_for(lambda: processes_with(f"sleep {marker}"), 60, "the first sample's command")
@@ -375,6 +380,8 @@ def test_signal_stops_the_run_cleanly(mode, sig, mini_root, tmp_path):
     assert not scratch.exists()  # private inputs and every workspace removed
     state = read_state(run_dir)
     assert state.status == "interrupted" and len(state.interrupted) == 1
-    events = [json.loads(line) for line in (run_dir / "transcripts" / f"{state.interrupted[0]}.jsonl").read_text().splitlines()]
-    assert events[-1]["event"]["error_type"] == "interrupted" if "event" in events[-1] else events[-1]["error_type"] == "interrupted"
+    events = [json.loads(line)
+              for line in (run_dir / "transcripts" / f"{state.interrupted[0]}.jsonl").read_text().splitlines()]
+    assert (events[-1]["event"]["error_type"] == "interrupted" if "event" in events[-1]
+            else events[-1]["error_type"] == "interrupted")
     assert sample_lines(run_dir) == []

@@ -81,7 +81,8 @@ def test_start_records_the_prompt_and_exec_records_edits_from_the_files(env, pro
 def test_the_driven_agent_cannot_reach_session_state_or_edit_its_transcript(env, project_root, tmp_path):
     s = start(env, project_root, tmp_path / "results")
     sessions = env["MLDB_SESSIONS_DIR"]
-    res = cli(env, "exec", s["session"], "--", f"ls {sessions} {s['run']}; echo MLDB=$MLDB_SESSIONS_DIR", cwd=project_root)
+    res = cli(env, "exec", s["session"], "--", f"ls {sessions} {s['run']}; echo MLDB=$MLDB_SESSIONS_DIR",
+              cwd=project_root)
     sandbox = read_manifest(Path(s["run"])).sandbox
     assert "MLDB=\n" in res.stdout  # the allowlisted environment does not carry the sessions folder
     if sandbox == "bwrap":
@@ -158,7 +159,8 @@ def test_a_full_session_is_an_ordinary_run_folder(env, project_root, tmp_path):
     assert v["fix_verified"].status == "pass" and v["location_match"].status == "pass"
     assert v["tampering"].status == "pass" and v["answer_leak"].status == "pass"
     assert v["root_cause"].status == "unscored" and v["root_cause"].reason == "not_judged"
-    assert "return logits\n" in (run_dir / sample.diff).read_text() and "report.json" not in (run_dir / sample.diff).read_text()
+    assert ("return logits\n" in (run_dir / sample.diff).read_text()
+            and "report.json" not in (run_dir / sample.diff).read_text())
     events = transcript_of(s["run"])
     assert [e.kind for e in events].count("tool_call") == 5 and events[-1].kind == "report"
     assert not any(e.kind == "file_edit" and e.path == "report.json" for e in events)

@@ -1,5 +1,5 @@
-"""The conventions validate enforces (harness/validation/conventions.py): verifier-recognising wrong fixes must be rejected,
-and rejected by the README run; a verifier without README-run checks, or a case with no way to get a
+"""The conventions validate enforces (harness/validation/conventions.py): verifier-recognising wrong fixes must be
+rejected, and rejected by the README run; a verifier without README-run checks, or a case with no way to get a
 verifier-recognising fix, fails validate naming what is missing. The slow tests run case_01's real verifier on
 temp copies of the case and its answers (never the real folders)."""
 

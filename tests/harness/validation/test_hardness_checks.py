@@ -46,7 +46,8 @@ def test_construct_hits_count_lines_and_need_one_in_the_key(root):
     case = load_case(root, "hard_case_99")
     few = check_hard_construct_hits(case)  # case_01 uses softmax on 3 lines, one of them the bug (model.py:19)
     assert not few.passed and few.measured == {"hits": 3, "in_key": 1, "first_hit_is_bug": False}
-    assert "hits 3 lines (need 5)" in few.detail and "model.py:19" in few.detail and "first hit export.py:15" in few.detail
+    assert ("hits 3 lines (need 5)" in few.detail and "model.py:19" in few.detail
+            and "first hit export.py:15" in few.detail)
     grow_project(case.case_dir, modules=2, lines=20, construct_line="p = torch.softmax(x, dim=-1)")
     enough = check_hard_construct_hits(case)
     assert enough.passed and enough.measured["hits"] == 5
@@ -142,7 +143,8 @@ def test_grep_baseline_passes_on_a_hard_case_only_when_it_misses(root):
     export.write_text(export.read_text().replace("torch.softmax(scores / self.temperature, dim=-1)",
                                                  "torch.sigmoid(scores / self.temperature)"))
     metrics = root / "cases" / "hard_case_99" / "metrics.py"
-    metrics.write_text(metrics.read_text().replace("F.log_softmax(logits, dim=-1)", "logits - logits.logsumexp(-1, True)"))
+    metrics.write_text(metrics.read_text().replace("F.log_softmax(logits, dim=-1)",
+                                                   "logits - logits.logsumexp(-1, True)"))
     found = check_grep_baseline(load_case(root, "hard_case_99"), box)
     assert found.measured["location"] == "model.py:19" and found.measured["location_match"] == "pass"
     assert not found.passed and "must not be the bug" in found.detail

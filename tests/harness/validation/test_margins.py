@@ -28,7 +28,8 @@ def test_values_near_the_bound_are_flagged_and_far_ones_not():
     ]
     m = case_margins("c", checks)
     rows = {r.check: r for r in m.rows}
-    assert rows["loss"].flagged and rows["loss"].worst_corpus == 0.97 and rows["loss"].worst_corpus_fix == "corpus_accept:alt"
+    assert (rows["loss"].flagged and rows["loss"].worst_corpus == 0.97
+            and rows["loss"].worst_corpus_fix == "corpus_accept:alt")
     assert abs(rows["loss"].margin - 0.03 / 1.95) < 1e-9
     assert rows["loss"].gold == 0.60 and rows["loss"].broken == 2.5
     assert not rows["acc"].flagged and abs(rows["acc"].margin - 0.2 / 0.85) < 1e-9

@@ -156,7 +156,8 @@ def test_a_full_verification_never_takes_a_partial_pass(fixture_case, tmp_path):
     """A decider that answers a full verification with a partial pass (it decided fewer seeds than asked)
     cannot pass: the harness, which asked for every seed, calls it an error."""
     (fixture_case.answer_dir / "decide.py").write_text(
-        "import json\nprint(json.dumps({'passed': True, 'seeds': {'0': True}, 'checks': [{'name': 'x', 'passed': True}],"
+        "import json\nprint(json.dumps({'passed': True, 'seeds': {'0': True}, "
+        "'checks': [{'name': 'x', 'passed': True}],"
         " 'partial': {'decided_seeds': [0]}}))\n")
     run = verify_tree(fixture_case, _tree(tmp_path, {0: 0.1, 1: 0.2, 2: 0.3}), get_sandbox("auto"))
     assert run.status == "error" and "fewer seeds" in run.reason

@@ -56,7 +56,8 @@ def test_verify_runs_under_the_kernel_asked_for_and_refuses_one_the_cpu_lacks(mi
 def test_verify_missing_entry_point_is_a_failed_check(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(CASE01, tree)
-    text = (tree / "train.py").read_text().replace("def train(cfg):", "def fit(cfg):").replace("train(cfg)\n", "fit(cfg)\n")
+    text = ((tree / "train.py").read_text().replace("def train(cfg):", "def fit(cfg):")
+            .replace("train(cfg)\n", "fit(cfg)\n"))
     (tree / "train.py").write_text(text)
     res = invoke("verify", "case_01", tree)
     assert res.exit_code == 1, res.output

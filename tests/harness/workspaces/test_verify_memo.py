@@ -181,5 +181,6 @@ def test_pristine_memo_computes_once_per_name_and_always_without_a_folder(tmp_pa
     assert verifylib.pristine_memo("default-seed0", compute) == first and first["val"] == 0.1 + 0.2
     assert len(calls) == 3
     verifylib.pristine_memo("high_lr-seed0", compute)
-    assert len(calls) == 4 and sorted(p.name for p in tmp_path.iterdir()) == ["default-seed0.json", "high_lr-seed0.json"]
+    assert len(calls) == 4 and sorted(p.name for p in tmp_path.iterdir()) == ["default-seed0.json",
+                                                                              "high_lr-seed0.json"]
     sys.modules.pop("verifylib", None)
