@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Chromium from the Debian archive, for the HTML report test (tests/harness/test_html_report.py drives it
+# Chromium from the Debian archive, for the HTML report test (tests/harness/analysis/test_html_report.py drives it
 # with Playwright's executable_path; Playwright's own browser download is not reachable from CI).
 set -euo pipefail
 if command -v chromium >/dev/null 2>&1; then exit 0; fi

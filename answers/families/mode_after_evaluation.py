@@ -6,7 +6,8 @@ The measuring half watches the agent's training from outside with global module 
 optimizer-step hook (``watch_training``): for every forward of a Dropout or BatchNorm layer under
 autograd it records the mode it ran in, and for the first training forward after the first
 validation it saves the weights, the input, the global RNG state and the output; the inputs of the
-first validation's forwards are saved too (the features the model is scored on). The deciding half
+first validation's forwards are saved too (the features the model is scored on). A second, short fit
+with a frozen encoder (``watch_frozen_batchnorm``) counts the frozen BatchNorm calls by mode. The deciding half
 recomputes that forward in training mode with its own copy of the model (``recompute_probe``) and
 reads the README run (``check_readme``). torch is imported inside the functions, as verifylib does.
 """
@@ -90,6 +91,31 @@ def watch_training(rec, start, probe_after_steps):
     rec.put("history", rows)
 
 
+def watch_frozen_batchnorm(rec, start):
+    """Run ``start()`` (as in ``watch_training``) for a fit that freezes part of the model, and count the
+    BatchNorm calls in training forwards whose parameters are all frozen, by the mode they ran in: a
+    frozen part keeps its statistics only in eval mode."""
+    import torch
+    import torch.nn as nn
+    from torch.nn.modules.module import register_module_forward_pre_hook
+
+    counts = {"train_mode_calls": 0, "eval_mode_calls": 0}
+
+    def pre(module, inputs):
+        if torch.is_grad_enabled() and isinstance(module, nn.modules.batchnorm._BatchNorm):
+            params = list(module.parameters())
+            if params and not any(p.requires_grad for p in params):
+                counts["train_mode_calls" if module.training else "eval_mode_calls"] += 1
+
+    train = start()
+    handle = register_module_forward_pre_hook(pre)
+    try:
+        train()
+    finally:
+        handle.remove()
+    rec.put("frozen_batchnorm_modes", counts)
+
+
 # --- deciding (called by decide.py; never imports the agent's code) ---------------------------------
 
 
@@ -110,6 +136,20 @@ def check_layer_modes(m, checks, steps, dropout_per_step, batchnorm_per_step):
     checks.check("batchnorm_trains_after_validation", b_eval == 0 and b_train == batchnorm_per_step * steps,
                  value={"eval_mode_calls": b_eval, "train_mode_calls": b_train},
                  bound=f"0 eval-mode BatchNorm calls in training forwards, {batchnorm_per_step * steps} in training mode",
+                 source="reported")
+
+
+def check_frozen_batchnorm(m, checks, frozen_calls):
+    """Reported: in a fit that starts with a frozen encoder, every BatchNorm call of a training forward
+    whose parameters are frozen ran in eval mode (``frozen_calls`` of them), so the frozen part kept its
+    statistics through the validations (a fix that restores training with a plain ``model.train()``
+    moves them)."""
+    modes = m.value("frozen_batchnorm_modes", dict)
+    f_eval, f_train = int(modes.get("eval_mode_calls", -1)), int(modes.get("train_mode_calls", -1))
+    checks.check("frozen_encoder_batchnorm_stays_in_eval", f_train == 0 and f_eval == frozen_calls,
+                 value={"eval_mode_calls": f_eval, "train_mode_calls": f_train},
+                 bound=f"0 training-mode calls of a frozen BatchNorm in training forwards, {frozen_calls} in eval mode "
+                       "(the warm-start fit's frozen encoder)",
                  source="reported")
 
 

@@ -23,6 +23,12 @@ steps, validation every 50):
   pattern is faint and whose signature is mostly a broadband brightening, loses most of what
   tells it apart, recall about 0.61-0.67 instead of 0.78-0.84);
 
+- reported `frozen_encoder_batchnorm_stays_in_eval`: in a second, short fit (150 steps, the encoder
+  frozen for the first 100, a validation at step 50) every BatchNorm call of a training forward whose
+  parameters are frozen ran in eval mode (200): a fix must not give up the documented frozen-encoder
+  warm start (restoring training with a plain model.train() after validation, or calling it before
+  every step, puts the frozen encoder's BatchNorm back in training mode: its statistics move);
+
 and once, on what the README's command printed (seed 0): `readme_run_matches_measured_training`
 (every printed validation row equals the measuring process's seed-0 run: code that behaves
 differently under the verifier fails).
@@ -35,7 +41,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
-from families.mode_after_evaluation import check_layer_modes, check_readme, recompute_probe  # noqa: E402
+from families.mode_after_evaluation import check_frozen_batchnorm, check_layer_modes, check_readme, recompute_probe  # noqa: E402
 from verifylib import decide_main  # noqa: E402
 
 import math  # noqa: E402
@@ -45,6 +51,7 @@ import torch.nn as nn  # noqa: E402
 
 N_BANDS, N_CLASSES, HIDDEN, DROPOUT = 48, 5, 128, 0.5
 STEPS, PROBE_AFTER_STEPS = 500, 50
+WARM_START_FROZEN_STEPS, BATCHNORMS = 100, 2
 PROBE_TOL = 1e-5
 FEATURE_TOL = 1e-3
 N_TRAIN, N_VAL, N_HOUSES, VAL_SEED_OFFSET = 1500, 1000, 6, 1000
@@ -118,6 +125,7 @@ def decide(seed, m, checks):
     check_layer_modes(m, checks, STEPS, dropout_per_step=2, batchnorm_per_step=2)
     recompute_probe(m, checks, LeafMLP(), PROBE_TOL, PROBE_AFTER_STEPS)
     check_validation_features(seed, m, checks)
+    check_frozen_batchnorm(m, checks, BATCHNORMS * WARM_START_FROZEN_STEPS)
 
 
 def readme(run, measured, checks):

@@ -1,4 +1,4 @@
-"""Train a bearing-fault classifier.
+"""Train the grain-variety classifier.
 
     python train.py --config configs/experiment.toml [--set optim.lr=3e-4 --set seed=1 ...]
 """

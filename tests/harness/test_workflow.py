@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness.run_fixtures import make_run, pattern
+from tests.builders.run_fixtures import make_run, pattern
 
 yaml = pytest.importorskip("yaml")
 

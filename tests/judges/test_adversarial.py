@@ -3,7 +3,7 @@
 import pytest
 
 from judges.labeled import read_labeled_set
-from tests.judges.adversarial import FIXTURE, build
+from tests.builders.adversarial import FIXTURE, build
 from tests.judges.test_judge_core import SCRIPTS, run_item, script
 
 ITEMS, _ = build()
@@ -11,7 +11,7 @@ ITEMS, _ = build()
 
 def test_packaged_fixture_file_is_current():
     assert [i.model_dump() for i in read_labeled_set(FIXTURE)] == [i.model_dump() for i in ITEMS], \
-        "regenerate with: python -m tests.judges.adversarial"
+        "regenerate with: python -m tests.builders.adversarial"
 
 
 def test_every_named_adversarial_case_is_present():

@@ -17,8 +17,8 @@ from harness.core.cases import find_root, list_case_ids
 from harness.models import CRITERIA_LLM
 from judges.labeled import read_labeled_set
 from judges.metaeval import balance_warnings, constant_agreement
+from tests.builders.calibration import AGREEING, FIXTURE, KITS, RATER, VARIANTS, labels_for
 from tests.fakes.llm_server import ScriptedLLMServer
-from tests.judges.calibration import AGREEING, FIXTURE, KITS, RATER, VARIANTS, labels_for
 from tests.judges.conftest import replies
 from tests.judges.test_judge_cli import invoke
 

@@ -1,6 +1,6 @@
 """The diff readers give the outputs the code before ``harness.core.diffs.parse_diff`` gave (issue 25, item 6).
 
-The expected outputs were computed from the old readers by ``tests/judges/diff_corpus.py`` and stored in
+The expected outputs were computed from the old readers by ``tests/builders/diff_corpus.py`` and stored in
 ``tests/fixtures/diff_characterization.json``. The few differences that are meant are listed in ``INTENDED``
 with why, and each is checked to be a difference (and what it now is). The two slow readers (tampering and
 fallback_added, ~0.2 s a diff on the syntax tree) are compared over the 500-odd patch files only when
@@ -18,7 +18,7 @@ import pytest
 from harness.core.diffs import parse_diff
 from judges.hunks import list_hunks
 from judges.tampering import added_lines
-from tests.judges import diff_corpus as corpus
+from tests.builders import diff_corpus as corpus
 
 RECORD = json.loads(corpus.FIXTURE.read_text(encoding="utf-8"))
 FULL = os.environ.get("MLDB_FULL_DIFF_CHARACTERIZATION") == "1"
@@ -77,7 +77,7 @@ def test_patch_file_outputs_are_unchanged():
     assert wrong == {}
     assert len(changed) <= MAX_CHANGED_INPUTS * len(RECORD["files"]), (
         f"{len(changed)} patch files changed since tests/fixtures/diff_characterization.json was made: regenerate "
-        f"it (python -m tests.judges.diff_corpus --write), e.g. {changed[:3]}")
+        f"it (python -m tests.builders.diff_corpus --write), e.g. {changed[:3]}")
     assert checked >= 400
 
 

@@ -16,9 +16,7 @@ import pytest
 from judges.cache import VerdictCache
 from judges.hunks import list_hunks
 from judges.llm import Judge, JudgeSettings
-from tests.fakes.llm_server import Reply, ScriptedLLMServer, openai_chat, openai_json
-from tests.harness.llm_helpers import agent_for, episode, turn
-from tests.judges.adversarial import (
+from tests.builders.adversarial import (
     BUG_REPORT,
     FAIL,
     LR_DIFF,
@@ -31,6 +29,8 @@ from tests.judges.adversarial import (
     build,
     changes,
 )
+from tests.builders.llm_helpers import agent_for, episode, turn
+from tests.fakes.llm_server import Reply, ScriptedLLMServer, openai_chat, openai_json
 from tests.judges.conftest import replies
 from tests.judges.test_judge_cli import invoke
 
@@ -329,7 +329,7 @@ def test_tokens_of_rejected_judge_replies_are_counted():
 
 
 def test_judge_eval_prints_intervals_and_warns_on_unbalanced_criteria():
-    from tests.judges.adversarial import FIXTURE
+    from tests.builders.adversarial import FIXTURE
 
     res = invoke(["judge-eval", str(FIXTURE), "--bootstrap", "300"])
     assert res.exit_code == 0, res.output

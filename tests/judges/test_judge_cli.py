@@ -9,8 +9,8 @@ from harness.core.results import read_manifest, read_samples
 from harness.core.transcript import read_transcript
 from harness.models import CRITERIA_LLM
 from judges.evidence import edit_events
+from tests.builders.adversarial import FIXTURE, build
 from tests.fakes.llm_server import ScriptedLLMServer
-from tests.judges.adversarial import FIXTURE, build
 from tests.judges.conftest import KEYS, replies
 from tests.judges.test_judge_core import SCRIPTS
 from tests.judges.test_seed_and_metaeval import SEED, needs_seed

@@ -13,8 +13,8 @@ from judges.family import same_family_warning
 from judges.llm import Judge, JudgeSettings
 from judges.rubric import PROMPT_SHA256
 from judges.vote import majority
+from tests.builders.adversarial import T, build
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_message, openai_chat
-from tests.judges.adversarial import T, build
 from tests.judges.conftest import replies
 
 ITEMS, SCRIPTS = build()

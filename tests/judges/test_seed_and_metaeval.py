@@ -63,7 +63,7 @@ def test_kappa_and_rates_on_a_known_table():
 
 
 def test_judge_agreement_excludes_and_counts_unscored():
-    from tests.judges.adversarial import build
+    from tests.builders.adversarial import build
 
     items, _ = build()
     verdicts = {i.id: dict(i.labels["expected"]) for i in items}

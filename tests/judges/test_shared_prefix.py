@@ -18,8 +18,8 @@ from harness.core.pricing import Price, PriceTable
 from judges.evidence import edit_events
 from judges.llm import Judge, JudgeSettings, hunk_listing
 from judges.rubric import SYSTEM, prompt_overhead, shared_prefix
+from tests.builders.adversarial import FAIL, TRAIN_LOG, T, answer, build, changes
 from tests.fakes.llm_server import PromptCache, Reply, ScriptedLLMServer, anthropic_tool_use, cache_breakpoints
-from tests.judges.adversarial import FAIL, TRAIN_LOG, T, answer, build, changes
 from tests.judges.conftest import replies
 
 KEY = build()[0][0].key  # case_01's judge key

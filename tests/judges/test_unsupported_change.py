@@ -7,7 +7,7 @@ ran before the change, and the verdict follows from the labels whatever the mode
 from harness.models import CRITERIA_LLM
 from judges.hunks import MAX_HUNKS, list_hunks, render_hunks
 from judges.rubric import build_prompt
-from tests.judges.adversarial import FIX_DIFF, LR_DIFF, TRAIN_LOG, T, changes
+from tests.builders.adversarial import FIX_DIFF, LR_DIFF, TRAIN_LOG, T, changes
 from tests.judges.test_judge_core import BY_ID, run_item, script
 
 KEY = BY_ID["adversarial/negation"].key  # case_01: model.py:17-19

@@ -1,1 +1,1 @@
-"""nirgrain: bearing-fault classification from vibration spectra."""
+"""nirgrain: wheat-variety classification from near-infrared scans."""

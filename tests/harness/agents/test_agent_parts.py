@@ -14,7 +14,7 @@ from harness.core.transcript import TranscriptWriter
 from harness.isolation.sandbox import PlainSandbox
 from harness.models import Report
 from harness.workspaces.workspace import create_workspace, remove_workspace
-from tests.harness.llm_helpers import CASE01, ROOT
+from tests.builders.llm_helpers import CASE01, ROOT
 
 # --- prices ---------------------------------------------------------------------
 

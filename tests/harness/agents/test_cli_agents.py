@@ -22,9 +22,9 @@ from harness.core.results import append_sample, read_samples
 from harness.core.transcript import read_transcript
 from harness.isolation.sandbox import get_sandbox
 from harness.running.runner import RunConfig, run_sample
+from tests.builders.llm_helpers import ROOT, episode
 from tests.fakes.cli_scripts import FINAL, REPORT, claude_code_script, codex_script, mini_swe_script
 from tests.fakes.streaming_server import StreamingLLMServer
-from tests.harness.llm_helpers import ROOT, episode
 
 FIXTURE_LOGS = ROOT / "tests" / "fixtures" / "codex_text_logs"
 SEED_LOGS = ROOT.parent / "shared" / "seed-benchmark" / "results" / "gpt56-medium"
@@ -288,8 +288,8 @@ def test_builtin_agent_reads_the_skill_references_in_its_workspace(tmp_path):
     from harness.core.transcript import TranscriptWriter
     from harness.isolation.sandbox import PlainSandbox
     from harness.workspaces.workspace import create_workspace, diff_trees, remove_workspace
+    from tests.builders.llm_helpers import CASE01, agent_for, turn
     from tests.fakes.llm_server import ScriptedLLMServer
-    from tests.harness.llm_helpers import CASE01, agent_for, turn
 
     skill = make_skill(tmp_path)
     script = [turn("openai", calls=[("bash", {"command": "cat .skill/references/checklist.md"})]),

@@ -15,8 +15,8 @@ from harness.core.results import read_manifest, read_samples
 from harness.core.transcript import read_transcript
 from harness.isolation.sandbox import PlainSandbox, get_sandbox
 from harness.models import CRITERIA_DETERMINISTIC, Verdict
+from tests.builders.llm_helpers import REPORT, ROOT, agent_for, base_url, kinds, turn
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_error, openai_chat, openai_error
-from tests.harness.llm_helpers import REPORT, ROOT, agent_for, base_url, kinds, turn
 
 FIX = {"path": "model.py", "old_text": "return logits.softmax(dim=-1)", "new_text": "return logits"}
 

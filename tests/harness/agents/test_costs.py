@@ -17,9 +17,9 @@ from harness.core.pricing import BUILTIN_PRICES, PRICES_TAKEN, Price, PriceTable
 from harness.core.providers import Usage
 from harness.core.results import read_samples
 from harness.models import CRITERIA_DETERMINISTIC, Verdict
+from tests.builders.llm_helpers import REPORT, agent_for, episode
+from tests.builders.run_fixtures import make_run
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, anthropic_message, openai_chat
-from tests.harness.llm_helpers import REPORT, agent_for, episode
-from tests.harness.run_fixtures import make_run
 
 ANTHROPIC_PRICE = Price(input=3.0, output=15.0, cache_read=0.3, cache_write=3.75)  # $/Mtok
 OPENAI_PRICE = Price(input=2.0, output=8.0, cache_read=0.5, cache_write=2.0)

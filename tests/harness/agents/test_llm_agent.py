@@ -12,6 +12,7 @@ from harness.agents.llm import NUDGE, full_requests, make_llm_agent, usage_from_
 from harness.agents.pricing import Price, PriceTable
 from harness.core.errors import ConfigError, InfraError
 from harness.core.transcript import read_transcript
+from tests.builders.llm_helpers import PROVIDERS, REPORT, agent_for, episode, kinds, turn
 from tests.fakes.llm_server import (
     Reply,
     ScriptedLLMServer,
@@ -20,7 +21,6 @@ from tests.fakes.llm_server import (
     openai_chat,
     openai_error,
 )
-from tests.harness.llm_helpers import PROVIDERS, REPORT, agent_for, episode, kinds, turn
 
 SUBMIT = ("submit_report", REPORT)
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from harness.agents.llm import full_requests
+from tests.builders.llm_helpers import PROVIDERS, REPORT, agent_for, episode, turn
 from tests.fakes.llm_server import ScriptedLLMServer, cache_breakpoints
-from tests.harness.llm_helpers import PROVIDERS, REPORT, agent_for, episode, turn
 
 STEPS = 30
 

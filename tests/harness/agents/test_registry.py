@@ -12,7 +12,7 @@ import pytest
 from harness.agents import AGENTS, KNOWN, agent_module, is_local, make_agent
 from harness.agents.base import Agent, Limits
 from harness.core.errors import ConfigError
-from tests.harness.llm_helpers import ROOT
+from tests.builders.llm_helpers import ROOT
 
 
 def test_every_registered_module_has_a_factory_and_its_agents_the_protocol():

@@ -22,7 +22,7 @@ from harness.engines import harbor_export, harbor_grade
 from harness.engines.harbor_export import export_case, export_cases
 from harness.engines.vendoring import vendored_files
 from harness.workspaces import verification
-from tests.harness.engines.schema_check import load_fixture, task_toml_problems
+from tests.builders.schema_check import load_fixture, task_toml_problems
 
 ROOT = Path(__file__).resolve().parents[3]
 CASES = ("case_01", "hard_case_01")

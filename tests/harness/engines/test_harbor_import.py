@@ -12,8 +12,8 @@ from harness.cli import app
 from harness.core.results import read_manifest, read_samples
 from harness.core.transcript import read_transcript
 from harness.engines.harbor_import import VERIFIER_GRADER, import_job
+from tests.builders.harbor_fixture import ROOT, job_copy
 from tests.fakes.llm_server import Reply, ScriptedLLMServer, openai_json
-from tests.harness.engines.harbor_fixture import ROOT, job_copy
 
 cli = CliRunner()
 KEYS = {"OPENAI_API_KEY": "test-key"}

@@ -47,7 +47,7 @@ def split_seed(cfg, split):
 
 
 def instrument_ids(serials):
-    """Dense ids 0..k-1 for the instrument serial numbers, numbered as they first occur."""
+    """Dense ids 0..k-1 for a split's instrument serial numbers (the baseline table is indexed by them)."""
     ids = {}
     return torch.tensor([ids.setdefault(s, len(ids)) for s in serials.tolist()])
 

@@ -131,8 +131,6 @@ class BestCheckpoint(Callback):
         trainer.evaluated_model().load_state_dict(self.best["state"])
         val = self.best["val"]
         trainer.logger.info(f"best epoch {self.best['epoch']}: val loss {val['loss']:.4f} acc {val['acc']:.3f}")
-        trainer.logger.info("  val acc by instrument: "
-                            + " ".join(f"m{k} {v:.3f}" for k, v in sorted(val["instrument_acc"].items())))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         torch.save({"model": self.best["state"], "config": trainer.cfg.to_dict(), "epoch": self.best["epoch"],
                     "static": trainer.data.static.state_dict(), "val": {k: val[k] for k in ("loss", "acc", "f1")}},
