@@ -17,11 +17,11 @@ steps, validation every 50):
 
 - recomputed `validation_features_are_the_scans_as_measured`: the features of the first
   validation's forwards (1000 x 48) equal this file's own rebuild of the validation split: the
-  synthetic scans as every camera measured them, 2 log, standardized with the training split's
-  per-band statistics, the same map for every greenhouse (bug B: the pipeline's per-camera
-  smoothing averages the noisier camera's (g5's) scans over 3 neighbouring bands in both splits,
-  which flattens the band-to-band condition signatures as much as the noise, so the model sees g5
-  as a different population);
+  synthetic scans as measured, 2 log, standardized with the training split's per-band statistics
+  (bug B: the static stages subtract each scan's own mean over its bands (NormalizeBrightness)
+  before standardizing, which removes every condition's broadband shift; chlorosis, whose band
+  pattern is faint and whose signature is mostly a broadband brightening, loses most of what
+  tells it apart, recall about 0.61-0.67 instead of 0.78-0.84);
 
 - reported `frozen_encoder_batchnorm_stays_in_eval`: in a second, short fit (150 steps, the encoder
   frozen for the first 100, a validation at step 50) every BatchNorm call of a training forward whose
@@ -56,6 +56,7 @@ PROBE_TOL = 1e-5
 FEATURE_TOL = 1e-3
 N_TRAIN, N_VAL, N_HOUSES, VAL_SEED_OFFSET = 1500, 1000, 6, 1000
 SIGNATURE_SEED, HOUSE_SEED, SENSOR_NOISE, CAMERA_NOISE = 99, 98, 2.5, {5: 1.5}
+PATTERN, BROADBAND = (1.0, 1.0, 1.0, 1.0, 0.4), (0.0, 0.0, 0.0, -0.2, 2.0)
 PRINTED = {"train loss": ("train_loss", 2e-4), "train acc": ("train_acc", 2e-3),
            "val loss": ("val_loss", 2e-4), "val acc": ("val_acc", 2e-3)}
 
@@ -76,13 +77,14 @@ class LeafMLP(nn.Module):
 
 
 def scans_as_measured(n, seed):
-    """The case's synthetic scans (leafscan/data/synth.py), as every camera measured them."""
+    """The case's synthetic scans (leafscan/data/synth.py), as measured (the labels are not needed)."""
     g = torch.Generator().manual_seed(seed)
     y = torch.randint(0, N_CLASSES, (n,), generator=g)
     house = torch.randint(0, N_HOUSES, (n,), generator=g)
     vigour = torch.rand(n, 1, generator=g) * 2.0
     noise = torch.randn(n, N_BANDS, generator=g)
-    signatures = torch.randn(N_CLASSES, N_BANDS, generator=torch.Generator().manual_seed(SIGNATURE_SEED))
+    pattern = torch.randn(N_CLASSES, N_BANDS, generator=torch.Generator().manual_seed(SIGNATURE_SEED))
+    signatures = torch.tensor(PATTERN).unsqueeze(1) * pattern + torch.tensor(BROADBAND).unsqueeze(1)
     gh = torch.Generator().manual_seed(HOUSE_SEED)
     tilts = (0.8 * torch.rand(N_HOUSES, 1, generator=gh) - 0.4) * torch.linspace(-1.0, 1.0, N_BANDS)
     camera = torch.tensor([CAMERA_NOISE.get(h, 1.0) for h in range(N_HOUSES)]).unsqueeze(1)
@@ -99,21 +101,23 @@ def validation_features(seed):
 
 
 def check_validation_features(seed, m, checks):
-    """Recomputed: the model is validated on the validation scans as measured, every greenhouse
-    through the same log and standardization (bug B: g5's scans are smoothed over neighbouring bands)."""
-    expected, house = validation_features(seed)
+    """Recomputed: the model is validated on the validation scans as measured, through log and the
+    training split's per-band standardization only (bug B: each scan's mean over its bands is
+    subtracted first, which removes the conditions' broadband shifts)."""
+    expected, _ = validation_features(seed)
     got = m.tensors("validation_input").get("x")
     if got is None or tuple(got.shape) != tuple(expected.shape):
         checks.check("validation_features_are_the_scans_as_measured", False,
                      value={"shape": None if got is None else list(got.shape)}, bound=f"shape {list(expected.shape)}")
         return
     diff = (got.double() - expected.double()).abs().nan_to_num(math.inf).amax(dim=1)
-    by_house = {f"g{h}": diff[house == h].max().item() for h in range(N_HOUSES)}
     gap = diff.max().item()
+    spread = {"got": got.double().mean(dim=1).std().item(), "expected": expected.double().mean(dim=1).std().item()}
     checks.check("validation_features_are_the_scans_as_measured", gap < FEATURE_TOL,
-                 value={"max_abs_diff": gap, "by_greenhouse": by_house},
+                 value={"max_abs_diff": gap, "rows_differing": int((diff >= FEATURE_TOL).sum().item()),
+                        "spread_of_scan_means": spread},
                  bound=f"< {FEATURE_TOL} (the first validation's inputs equal this file's rebuild of the validation "
-                       "features: every camera's scans as measured, log, training statistics)",
+                       "features: the scans as measured, log, training statistics)",
                  limit=FEATURE_TOL, sense="<")
 
 

@@ -12,31 +12,34 @@ import torch
 import torch.nn as nn
 
 from evaluate import load_checkpoint
-from leafscan.data.pipeline import raw_split
+from leafscan.data.pipeline import raw_split, static_stages
+from leafscan.data.transforms import NormalizeBrightness, Standardize
 from leafscan.engine.loops import predict
 
 
 class ServingModule(nn.Module):
-    """Raw reflectance spectra -> probabilities: log reflectance, standardization, classifier, softmax."""
+    """Raw reflectance spectra -> probabilities: the static feature stages, classifier, softmax."""
 
-    def __init__(self, model, mean, std, log_reflectance):
+    def __init__(self, model, mean, std, log_reflectance, normalize_brightness):
         super().__init__()
         self.model = model
         self.register_buffer("mean", mean.clone())
         self.register_buffer("std", std.clone())
         self.log_reflectance = log_reflectance
+        self.normalize_brightness = normalize_brightness
 
     def forward(self, reflectance):
-        x = 2.0 * torch.log(reflectance.clamp_min(1e-6)) if self.log_reflectance else reflectance
-        logits = self.model((x - self.mean) / self.std)
-        return torch.softmax(logits, dim=-1)
+        return torch.softmax(self.model(serving_features(self, reflectance)), dim=-1)
 
 
 def export(path, out, n_check=256):
     model, cfg, ckpt = load_checkpoint(path)
     static = ckpt["static"]
-    prefix = "1." if cfg.data.log_reflectance else "0."
-    serving = ServingModule(model, static[prefix + "mean"], static[prefix + "std"], cfg.data.log_reflectance).eval()
+    stages = static_stages(cfg).stages
+    prefix = f"{next(i for i, stage in enumerate(stages) if isinstance(stage, Standardize))}."
+    brightness = any(isinstance(stage, NormalizeBrightness) for stage in stages)
+    serving = ServingModule(model, static[prefix + "mean"], static[prefix + "std"], cfg.data.log_reflectance,
+                            brightness).eval()
     raw, y, _ = raw_split(cfg, "val")
     raw = raw[:n_check]
     traced = torch.jit.trace(serving, raw)
@@ -52,6 +55,8 @@ def export(path, out, n_check=256):
 
 def serving_features(serving, reflectance):
     x = 2.0 * torch.log(reflectance.clamp_min(1e-6)) if serving.log_reflectance else reflectance
+    if serving.normalize_brightness:
+        x = x - x.mean(dim=-1, keepdim=True)
     return (x - serving.mean) / serving.std
 
 

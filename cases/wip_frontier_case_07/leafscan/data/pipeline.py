@@ -3,15 +3,12 @@
 from dataclasses import dataclass
 
 import torch
-import torch.nn.functional as F
 
 from leafscan.data.loader import Loader
 from leafscan.data.synth import CLASSES, make_scans
-from leafscan.data.transforms import BandMask, Compose, Jitter, LogReflectance, Standardize
+from leafscan.data.transforms import BandMask, Compose, Jitter, LogReflectance, NormalizeBrightness, Standardize
 
 VAL_SEED_OFFSET = 1000
-NOISE_TOLERANCE = 1.1  # a camera this much noisier than the quietest one gets smoothed
-SMOOTHING_BANDS = 3
 
 
 @dataclass
@@ -26,7 +23,7 @@ class Datasets:
 
 
 def static_stages(cfg):
-    stages = [LogReflectance()] if cfg.data.log_reflectance else []
+    stages = [LogReflectance(), NormalizeBrightness()] if cfg.data.log_reflectance else []
     return Compose(stages + [Standardize()])
 
 
@@ -46,34 +43,7 @@ def split_seed(cfg, split):
 def raw_split(cfg, split):
     n = cfg.data.n_train if split == "train" else cfg.data.n_val
     reflectance, y, house = make_scans(n, cfg.data.n_bands, cfg.data.n_houses, split_seed(cfg, split))
-    return smooth_noisy_cameras(reflectance, house), y, house
-
-
-def band_noise(reflectance, house):
-    """Each greenhouse's band-to-band noise: the median over its scans of the spread of the
-    differences between neighbouring bands (log reflectance)."""
-    roughness = torch.log(reflectance).diff(dim=-1).std(dim=-1)
-    return {int(h): roughness[house == h].median().item() for h in house.unique()}
-
-
-def smooth_noisy_cameras(reflectance, house):
-    """Scans from a camera noticeably noisier than the quietest one are smoothed along the band axis
-    (a moving average over SMOOTHING_BANDS bands) before the shared stages, so the classifier does
-    not fit that camera's noise."""
-    noise = band_noise(reflectance, house)
-    quietest = min(noise.values())
-    smoothed = reflectance.clone()
-    for h, level in noise.items():
-        if level > NOISE_TOLERANCE * quietest:
-            rows = house == h
-            smoothed[rows] = moving_average(reflectance[rows], SMOOTHING_BANDS)
-    return smoothed
-
-
-def moving_average(scans, width):
-    """Mean over a window of ``width`` neighbouring bands, the edge bands repeated at both ends."""
-    padded = F.pad(scans.unsqueeze(1), (width // 2, width // 2), mode="replicate").squeeze(1)
-    return padded.unfold(-1, width, 1).mean(dim=-1)
+    return reflectance, y, house
 
 
 def build_datasets(cfg):

@@ -40,6 +40,15 @@ class LogReflectance(Stage):
         return 2.0 * torch.log(x.clamp_min(self.floor))
 
 
+class NormalizeBrightness(Stage):
+    """Divides each scan by its overall brightness (the geometric mean over its bands; on log
+    reflectance, subtracts the scan's mean), so lamp intensity, exposure and leaf distance cancel and
+    every scan keeps only its spectral shape."""
+
+    def __call__(self, x, generator=None):
+        return x - x.mean(dim=-1, keepdim=True)
+
+
 class Standardize(Stage):
     """Per-band standardization with statistics of the training split."""
 

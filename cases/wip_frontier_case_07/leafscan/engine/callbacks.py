@@ -6,6 +6,7 @@ from pathlib import Path
 
 import torch
 
+from leafscan.data.synth import CLASSES
 from leafscan.models.freezing import describe_freezing, freeze, unfreeze
 
 
@@ -114,7 +115,7 @@ class BestCheckpoint(Callback):
         val = self.best["val"]
         trainer.logger.info(f"best step {self.best['step']} (by val {self.select}): val loss {val['loss']:.4f} "
                             f"acc {val['acc']:.3f} f1 {val['f1']:.3f}")
-        trainer.logger.info("  by greenhouse: " + " ".join(f"g{k} {v:.3f}" for k, v in sorted(val["house_acc"].items())))
+        trainer.logger.info("  by condition: " + " ".join(f"{c} {r:.3f}" for c, r in zip(CLASSES, val["recall"])))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         torch.save({"model": self.best["state"], "config": trainer.cfg.to_dict(), "step": self.best["step"],
                     "static": trainer.data.static.state_dict(), "val": {k: val[k] for k in ("loss", "acc", "f1")}},
