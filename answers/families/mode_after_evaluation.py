@@ -1,4 +1,4 @@
-"""The mode-after-evaluation family (wip_frontier_case_07): after a periodic validation during
+"""The mode-after-evaluation family (frontier_case_07): after a periodic validation during
 training, part of the model is left in eval mode for the rest of the fit, so its dropout (or any
 other training-only layer) silently stops. The top-level module reads ``training == True``.
 

@@ -1,4 +1,4 @@
-"""wip_frontier_case_07, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-f07-de143537f11d4bc0
+"""frontier_case_07, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-f07-de143537f11d4bc0
 
 Runs the agent's train.run(train.make_config("configs/houses.toml", [...])) at the README's
 settings (seed s, LeafMLP with dropout 0.5, 500 AdamW steps, validation every 50 steps, no frozen

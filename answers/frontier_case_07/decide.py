@@ -1,4 +1,4 @@
-"""wip_frontier_case_07, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f07-de143537f11d4bc0
+"""frontier_case_07, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f07-de143537f11d4bc0
 
 The bug: after each periodic validation, leafscan's evaluating() context puts the model back into
 training through set_training(), which leaves every module it considers frozen in eval mode; its
