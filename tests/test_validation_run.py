@@ -44,6 +44,8 @@ def test_the_plan_draws_cases_of_each_tier_by_the_seed_and_full_validation_of_fe
         draws.add(validation_run.plan(ids).deep)
     assert len(draws) > 1  # each day's seed draws other cases
     assert validation_run.plan(["case_03"]).deep == {"case_03"}  # -k case_03: that case in full
+    three_tiers = ids + ["frontier_case_07", "frontier_case_11"]
+    assert {c.split("case_")[0] for c in validation_run.plan(three_tiers).deep} == {"", "hard_", "frontier_"}
     monkeypatch.setenv("MLDB_VALIDATE_DEEP", "all")
     monkeypatch.setenv("MLDB_VALIDATE_SAMPLE", "all")
     everything = validation_run.plan(ids)

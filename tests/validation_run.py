@@ -11,7 +11,7 @@ All of it does not fit the suite's hour on a 2-core CPU without AVX-512 (CI time
 - every selected case: the checks that run no training (leak scan, entry points, placeholders, sizes, the
   grep baseline, ...) and its portable verdicts, gold passes and broken fails under torch's ``default``
   kernels (every CPU has them), with the README's output blocks reproduced there;
-- a few cases drawn by the run's seed (at least one per tier): every check, with a drawn few of their
+- one case per tier drawn by the run's seed (at least two): every check, with a drawn few of their
   patch verdicts (corpus, recorded blind solves, generated verifier-recognising fixes).
 The seed is the UTC day number unless given, so each day's runs check other cases and patches, and a
 failure repeats under the seed the run's last lines print. ``ml-debug-bench validate --tier all`` (with
@@ -72,17 +72,18 @@ def _count(name: str, default: str, all_allowed: bool = True) -> int | None:
 
 
 def plan(case_ids: list[str]) -> Plan:
-    """``MLDB_VALIDATE_DEEP`` cases in full (default 2, at least one per tier when it allows; ``all``), each with
-    ``MLDB_VALIDATE_SAMPLE`` patch verdicts (default 3; ``all``), drawn by ``MLDB_VALIDATE_SEED`` (default: the
-    UTC day number). When no more cases are selected than that, every one is validated in full."""
-    seed = _count("MLDB_VALIDATE_SEED", str(int(time.time() // 86400)), all_allowed=False)
-    deep_n, per_case = _count("MLDB_VALIDATE_DEEP", "2"), _count("MLDB_VALIDATE_SAMPLE", "3")
-    if deep_n is None or len(case_ids) <= deep_n:
-        return Plan(frozenset(case_ids), per_case, seed)
-    rng = random.Random(seed)
+    """``MLDB_VALIDATE_DEEP`` cases in full (default: one per tier of the selected cases, at least 2; ``all``),
+    each with ``MLDB_VALIDATE_SAMPLE`` patch verdicts (default 3; ``all``), drawn by ``MLDB_VALIDATE_SEED``
+    (default: the UTC day number). When no more cases are selected than that, every one is validated in full."""
     by_tier: dict[str, list[str]] = defaultdict(list)
     for case_id in sorted(case_ids):
         by_tier[tier_of(case_id)].append(case_id)
+    seed = _count("MLDB_VALIDATE_SEED", str(int(time.time() // 86400)), all_allowed=False)
+    deep_n = _count("MLDB_VALIDATE_DEEP", str(max(2, len(by_tier))))
+    per_case = _count("MLDB_VALIDATE_SAMPLE", "3")
+    if deep_n is None or len(case_ids) <= deep_n:
+        return Plan(frozenset(case_ids), per_case, seed)
+    rng = random.Random(seed)
     pools = [rng.sample(ids, len(ids)) for _, ids in sorted(by_tier.items())]
     deep: list[str] = []
     while len(deep) < deep_n:
