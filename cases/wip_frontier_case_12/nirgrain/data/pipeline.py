@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import torch
 
 from nirgrain.data.loader import Loader
-from nirgrain.data.synth import CLASSES, make_recordings
+from nirgrain.data.synth import CLASSES, INSTRUMENT_SERIALS, make_recordings
 from nirgrain.data.transforms import (Absorbance, BandDropout, BaselineShift, Compose, InstrumentBaseline, Jitter,
                                       Standardize)
 
@@ -47,9 +47,10 @@ def split_seed(cfg, split):
 
 
 def instrument_ids(serials):
-    """Dense ids 0..k-1 for a split's instrument serial numbers (the baseline table is indexed by them)."""
-    ids = {}
-    return torch.tensor([ids.setdefault(s, len(ids)) for s in serials.tolist()])
+    """Ids 0..k-1 for instrument serial numbers, in the order of the lab's serial table (the baseline
+    table is indexed by them)."""
+    ids = {s: i for i, s in enumerate(INSTRUMENT_SERIALS)}
+    return torch.tensor([ids[s] for s in serials.tolist()])
 
 
 def raw_split(cfg, split):

@@ -19,6 +19,8 @@ INSTRUMENT_SERIALS = (2207, 1931, 3054, 1488, 2716)
 # (centre, width) of the absorption bands on a 0..1 wavelength axis
 BANDS = ((0.12, 0.05), (0.24, 0.04), (0.37, 0.06), (0.48, 0.03), (0.61, 0.05), (0.73, 0.04), (0.86, 0.06))
 WATER_BANDS = (2, 5)
+# spread of each variety's intake campaign over the season (fraction of the season, one sd)
+CAMPAIGN_WIDTH = 0.03
 
 
 def wavelength_axis(n_wavelengths):
@@ -46,10 +48,19 @@ def instrument_baselines(n_instruments, n_wavelengths):
     return offset + slope * (wavelength_axis(n_wavelengths) - 0.5)
 
 
+def intake_varieties(n, generator):
+    """Variety of each lot in intake order: the varieties are harvested and delivered one after
+    another, variety k's lots around season time (k + 0.5) / n_classes, the campaigns overlapping."""
+    season = (torch.arange(n) + 0.5) / n
+    centres = (torch.arange(len(CLASSES)) + 0.5) / len(CLASSES)
+    weights = torch.softmax(-0.5 * ((season[:, None] - centres) / CAMPAIGN_WIDTH) ** 2, dim=1)
+    return torch.multinomial(weights, 1, generator=generator).squeeze(1)
+
+
 def make_recordings(n, n_wavelengths, n_instruments, seed):
     """(reflectance spectra [n, n_wavelengths] in (0, 1], variety labels [n], instrument serial numbers [n])."""
     g = torch.Generator().manual_seed(seed)
-    y = torch.randint(0, len(CLASSES), (n,), generator=g)
+    y = intake_varieties(n, g)
     instrument = torch.randint(0, n_instruments, (n,), generator=g)
     moisture = torch.rand(n, 1, generator=g)
     depths = class_depths()[y] * (0.8 + 0.4 * moisture)
