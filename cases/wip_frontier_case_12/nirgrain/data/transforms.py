@@ -31,13 +31,14 @@ class Stage:
 
 
 class Absorbance(Stage):
-    """Reflectance -> absorbance, -log10 R: band depths add up instead of multiplying."""
+    """Reflectance -> absorbance, -log10 R: band depths add up instead of multiplying. Values are
+    kept within the bench detectors' linear range, ``max_absorbance``."""
 
-    def __init__(self, floor=1e-6):
-        self.floor = floor
+    def __init__(self, floor=1e-6, max_absorbance=0.6):
+        self.floor, self.max_absorbance = floor, max_absorbance
 
     def __call__(self, x, generator=None, groups=None):
-        return -torch.log10(x.clamp_min(self.floor))
+        return (-torch.log10(x.clamp_min(self.floor))).clamp_max(self.max_absorbance)
 
 
 class Standardize(Stage):

@@ -65,8 +65,9 @@ class PreciseBatchNorm(Callback):
 
     def clean_batches(self, trainer):
         x, size = trainer.data.train_loader.x, trainer.cfg.data.batch_size
+        order = torch.randperm(len(x), generator=torch.Generator().manual_seed(trainer.cfg.seed))
         for i in range(self.n_batches):
-            batch = x[i * size:(i + 1) * size]
+            batch = x[order[i * size:(i + 1) * size]]
             if len(batch) < 2:
                 return
             yield batch
