@@ -1,4 +1,4 @@
-"""wip_frontier_case_12, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-f12-7d41c9a2e08b53f6
+"""frontier_case_12, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-f12-7d41c9a2e08b53f6
 
 Runs the agent's train.run(train.make_config("configs/experiment.toml", [...])) per seed with the
 weight average and precise BatchNorm held at the README's settings (ema.decay 0.99 from epoch 1,

@@ -1,4 +1,4 @@
-"""wip_frontier_case_12, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f12-7d41c9a2e08b53f6
+"""frontier_case_12, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f12-7d41c9a2e08b53f6
 
 Two independent defects (layer A in the weight average, layer B in precise BatchNorm's choice of batches).
 
