@@ -1,6 +1,6 @@
 """frontier_case_12, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f12-7d41c9a2e08b53f6
 
-Two independent defects (layer A in the weight average, layer B in precise BatchNorm's choice of batches).
+Two independent defects (layer A in the weight average, layer B in the feature pipeline).
 
 Layer A: nirgrain/engine/averaging.py's ExponentialAverage lists the model's state tensors once,
 when the average starts, and lerps towards those tensor objects after every step. PreciseBatchNorm
@@ -9,12 +9,11 @@ buffers by assigning new tensors after every epoch, so from the first epoch end 
 lerps its running statistics towards buffers the model no longer uses: the evaluated, saved and
 exported model normalizes the averaged weights with the statistics of the epoch-1 network.
 
-Layer B: PreciseBatchNorm.clean_batches (nirgrain/engine/callbacks.py) recomputes the statistics
-from the first 8 batches of the stored training features, and the scans are stored in intake order
-(nirgrain/data/synth.py: the varieties' lots arrive one after another), so the statistics are those
-of almost only bread. Once the average follows the model's buffers (A fixed) it carries that bias:
-seed 0's validation loss ends at 0.316 (acc 0.897) against 0.295 (acc 0.910) with a representative
-sample.
+Layer B: the Absorbance stage (nirgrain/data/transforms.py) clips every absorbance above
+``max_absorbance`` = 0.6, about 5% of the values of these scans (the deepest bands of dark and
+wet lots, twice as often on the bench with the highest baseline), in both splits. The depth
+differences between varieties sit in those bands, so the features lose part of the signal: with A
+fixed, seed 0's validation loss ends at 0.322 (acc 0.892) against 0.295 (acc 0.910) uncapped.
 
 The invariants, per seed, at the README's settings (the measuring half holds ema.*,
 trainer.precise_bn_batches and data.instrument_baseline at them):
@@ -28,12 +27,16 @@ trainer.precise_bn_batches and data.instrument_baseline at them):
   deviations) < 0.15 and |log variance ratio| < 0.5 (the average re-reading the model's buffers gives
   0.03-0.04; copying the raw model's buffers instead of averaging them, also correct, 0.076-0.090; the
   broken average 0.24-0.33);
-- recomputed `running_means_describe_the_whole_training_split` (layer B): the least-squares share, over
-  every BatchNorm channel in units of the whole split's sd, of the checkpoint's running means (minus
-  the statistics its weights give on the whole training split, shuffled) along the offset of the
-  statistics of the split's first 8 stored batches < 0.12 (a representative sample: -0.012..0.000 on
-  seeds 0-2; layer A fixed alone 0.23-0.25; any fix that makes the precise batches a fair sample of
-  the split passes, whatever the form);
+- recomputed `features_are_the_scans_absorbance` (layer B): the per-wavelength mean and standard
+  deviation the checkpoint saved for its standardization stage are those of the training split's
+  absorbance, -log10 R, computed here (rms difference < 1e-4 for each, among the saved static
+  tensors, any order): any absorbance cap inside the scans' range moves them (A fixed alone: see
+  NOTES), while a cap above every value the scans reach, or none, passes;
+- recomputed `running_means_describe_the_whole_training_split` (a guard on precise BatchNorm's sample,
+  iteration 4's layer B, fixed in the case since iteration 5): the least-squares share, over every
+  BatchNorm channel in units of the whole split's sd, of the checkpoint's running means (minus the
+  statistics its weights give on the whole training split, shuffled) along the offset of the
+  statistics of the split's first 8 stored batches < 0.12 (a representative sample gives about 0.00);
 - recomputed `logged_val_loss_is_the_checkpoints`: the checkpoint's cross-entropy on the validation
   features built here within 0.002 of the validation loss the agent's run logged for the checkpoint's
   epoch (a guard against fixes that change how validation is measured);
@@ -73,6 +76,7 @@ N_TRAIN, N_VAL, VAL_SEED_OFFSET, BATCH, EPOCHS = 2048, 1024, 1000, 64, 8
 SHIFT_BOUND, LOG_VAR_BOUND = 0.15, 0.5
 LOGGED_GAP_BOUND, VAL_LOSS_BOUND, OFFSET_RMS_BOUND = 0.002, 0.36, 0.01
 PRECISE_BATCHES, INTAKE_SHARE_BOUND = 8, 0.12
+STANDARDIZATION_RMS_BOUND = 1e-4
 BANDS = ((0.12, 0.05), (0.24, 0.04), (0.37, 0.06), (0.48, 0.03), (0.61, 0.05), (0.73, 0.04), (0.86, 0.06))
 WATER_BANDS = (2, 5)
 CAMPAIGN_WIDTH = 0.03
@@ -116,7 +120,7 @@ def features(seed):
     sums = torch.zeros(N_INSTRUMENTS, N_WAVELENGTHS).index_add_(0, inst_train, z_train)
     counts = torch.bincount(inst_train, minlength=N_INSTRUMENTS).clamp_min(1).unsqueeze(1)
     offsets = sums / counts - z_train.mean(dim=0)
-    return z_train - offsets[inst_train], z_val - offsets[inst_val], y_val, offsets
+    return z_train - offsets[inst_train], z_val - offsets[inst_val], y_val, offsets, torch.stack([mean, std])
 
 
 def offsets_kept(static, offsets):
@@ -185,8 +189,17 @@ def decide(seed, m, checks):
     if not same:
         return
     model.load_state_dict(state)
-    x_train, x_val, y_val, offsets = features(seed)
-    worst = offsets_kept(m.tensors("static_tensors"), offsets)
+    x_train, x_val, y_val, offsets, standardization = features(seed)
+    static = m.tensors("static_tensors")
+    worst_std = offsets_kept(static, standardization)
+    found = math.isfinite(worst_std)
+    checks.check("features_are_the_scans_absorbance", found and worst_std < STANDARDIZATION_RMS_BOUND,
+                 value=round(worst_std, 6) if found else "no per-wavelength statistics saved",
+                 bound=f"< {STANDARDIZATION_RMS_BOUND}: worst rms difference between the per-wavelength mean / standard "
+                       "deviation of the training split's absorbance (-log10 R of every scan, nothing clipped) computed "
+                       "here and the nearest row among the tensors the checkpoint saved for its static feature stages",
+                 limit=STANDARDIZATION_RMS_BOUND if found else None, sense="<" if found else None)
+    worst = offsets_kept(static, offsets)
     kept = math.isfinite(worst)
     checks.check("checkpoint_keeps_instrument_baselines", kept and worst < OFFSET_RMS_BOUND,
                  value=round(worst, 5) if kept else "no per-instrument table saved",
@@ -221,8 +234,8 @@ def decide(seed, m, checks):
                  bound=f"< {INTAKE_SHARE_BOUND}: least-squares share of the checkpoint's BatchNorm running means "
                        "(minus the statistics of its weights on the whole clean training split) along the offset of "
                        f"the statistics of the split's first {PRECISE_BATCHES} batches in stored (intake) order; "
-                       "statistics from a representative sample give 0.00 +- 0.02, the average of statistics recomputed from "
-                       "the first scans after every epoch (layer A fixed alone) 0.23-0.25",
+                       "statistics from a representative sample give 0.00 +- 0.02, statistics recomputed from the "
+                       "first scans after every epoch 0.23-0.25",
                  limit=INTAKE_SHARE_BOUND if finite_share else None, sense="<" if finite_share else None)
     model.eval()
     with torch.no_grad():
