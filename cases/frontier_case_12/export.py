@@ -13,6 +13,7 @@ import torch.nn as nn
 
 from evaluate import load_checkpoint
 from nirgrain.data.pipeline import raw_split
+from nirgrain.data.transforms import Absorbance
 from nirgrain.engine.loops import predict
 
 
@@ -53,7 +54,7 @@ def export(path, out, n_check=256):
 
 
 def serving_features(serving, power, instrument):
-    x = -torch.log10(power.clamp_min(1e-6)) if serving.absorbance else power
+    x = Absorbance()(power) if serving.absorbance else power
     return (x - serving.mean) / serving.std - serving.offsets[instrument]
 
 
