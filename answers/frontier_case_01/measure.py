@@ -1,4 +1,4 @@
-"""wip_frontier_case_01, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-f01-5b8e20d4c7a193f6
+"""frontier_case_01, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-f01-5b8e20d4c7a193f6
 
 Trains with the agent's code exactly as the README runs it (entry points train.config_from_args,
 train.train): `--config configs/mix.toml`, with only the seed set per run, and records:

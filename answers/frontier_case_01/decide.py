@@ -1,4 +1,4 @@
-"""wip_frontier_case_01, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f01-5b8e20d4c7a193f6
+"""frontier_case_01, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f01-5b8e20d4c7a193f6
 
 Two layered defects in how the case makes one optimizer step from micro-batches
 (configs/mix.toml: train.grad_accum = 4 micro-batches of data.batch_size = 8, longest first):
