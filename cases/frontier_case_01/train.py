@@ -28,10 +28,15 @@ from chatft.trainer import Trainer
 
 
 def build_data(cfg, tok):
-    """The training set, the mixed held-out set, and one held-out set per task (for the final table)."""
+    """The training set, the mixed held-out set, and one held-out set per task (for the final table).
+
+    Training conversations are drawn to fit the context; the held-out sets are drawn as they come
+    (and truncated if need be), so that they do not depend on ``data.block_size``.
+    """
     tasks = parse_tasks(cfg.data.tasks)
     val_seed = cfg.train.seed + cfg.data.val_seed_offset
-    train_convs = make_conversations(cfg.data.n_train, cfg.train.seed, tasks, cfg.data.max_turns)
+    train_convs = make_conversations(cfg.data.n_train, cfg.train.seed, tasks, cfg.data.max_turns,
+                                     max_length=cfg.data.block_size)
     val_convs = make_conversations(cfg.data.n_val, val_seed, tasks, cfg.data.max_turns)
     train_set = SFTDataset(train_convs, tok, cfg.data.block_size)
     val_set = SFTDataset(val_convs, tok, cfg.data.block_size)

@@ -1,8 +1,9 @@
 """Trainer callbacks: gradient clipping, console log, metrics file, best checkpoint, non-finite guard.
 
-The trainer calls ``on_train_start``, ``on_after_backward`` after a backward pass, ``on_log(row)``
-at every logged step and ``on_train_end``; a callback may set ``trainer.should_stop`` to end the
-run early.
+The trainer calls ``on_train_start``, ``on_after_backward`` after a backward pass (once per
+micro-batch), ``on_before_optimizer_step`` once the step's micro-batches are accumulated,
+``on_log(row)`` at every logged step and ``on_train_end``; a callback may set
+``trainer.should_stop`` to end the run early.
 """
 
 import json
@@ -19,6 +20,9 @@ class Callback:
     def on_after_backward(self, trainer):
         pass
 
+    def on_before_optimizer_step(self, trainer):
+        pass
+
     def on_log(self, trainer, row):
         pass
 
@@ -32,7 +36,7 @@ class GradientClipping(Callback):
     def __init__(self, max_norm):
         self.max_norm = max_norm if max_norm > 0 else math.inf
 
-    def on_after_backward(self, trainer):
+    def on_before_optimizer_step(self, trainer):
         params = [p for p in trainer.model.parameters() if p.grad is not None]
         trainer.grad_norm = float(torch.nn.utils.clip_grad_norm_(params, self.max_norm))
 

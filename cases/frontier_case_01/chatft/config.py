@@ -22,7 +22,7 @@ class DataConfig:
     batch_size: int = 32
     padding_side: str = "right"
     train_on: str = "reply"
-    block_size: int = 96
+    block_size: int = 72
     group_by_length: bool = False
     val_seed_offset: int = 1000
 

@@ -39,6 +39,7 @@ class Trainer:
         self.accumulator.reset()
         for batch in micro_batches:
             self.backward(batch)
+        self._emit("on_before_optimizer_step")
         return self.accumulator.loss
 
     def fit(self, stream, val_set):

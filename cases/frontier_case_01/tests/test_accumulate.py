@@ -11,7 +11,7 @@ from chatft.template import tokenize_conversation
 from chatft.tokenizer import CharTokenizer
 
 TOK = CharTokenizer()
-QUESTIONS = [("reverse the word tiger", "regit"), ("how many words: lemon piano?", "2"),
+QUESTIONS = [("reverse the word tiger", "regit"), ("count: lemon piano", "2"),
              ("sort: stone apple", "apple stone"), ("say rocket 3 times", "rocket rocket rocket")]
 
 

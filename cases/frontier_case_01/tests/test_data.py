@@ -69,3 +69,9 @@ def test_long_conversations_are_truncated_and_counted():
     data = SFTDataset(convs, TOK, block_size=64)
     assert data.truncated > 0
     assert all(len(ex["input_ids"]) <= 64 for ex in data.examples)
+
+
+def test_training_draws_fit_the_context():
+    convs = make_conversations(200, seed=0, max_length=72)
+    assert len(convs) == 200
+    assert all(len(tokenize_conversation(c, TOK)["input_ids"]) <= 72 for c in convs)

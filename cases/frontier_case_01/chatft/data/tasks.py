@@ -6,18 +6,20 @@ so the pipeline sees the mix of short and long answers real chat data has.
 
 import random
 
+from chatft.template import render
+
 WORDS = ("apple river stone cloud tiger lemon piano rocket garden silver candle "
          "forest window monkey pepper castle dragon yellow orange planet").split()
 
 
 def _count(rng):
     words = rng.sample(WORDS, rng.randint(2, 4))
-    return f"how many words: {' '.join(words)}?", str(len(words))
+    return f"count: {' '.join(words)}", str(len(words))
 
 
 def _first(rng):
     words = rng.sample(WORDS, rng.randint(2, 3))
-    return f"first letters of {' '.join(words)}", "".join(w[0] for w in words)
+    return f"initials of {' '.join(words)}", "".join(w[0] for w in words)
 
 
 def _reverse(rng):
@@ -53,17 +55,23 @@ def parse_tasks(text):
     return tasks
 
 
-def make_conversations(n, seed, tasks=tuple(TASKS), max_turns=1):
-    """``n`` conversations of 1..max_turns (question, answer) turns drawn from ``tasks``."""
+def make_conversations(n, seed, tasks=tuple(TASKS), max_turns=1, max_length=None):
+    """``n`` conversations of 1..max_turns (question, answer) turns drawn from ``tasks``.
+
+    With ``max_length`` (the model's context) a conversation that would not fit is drawn again
+    rather than kept: cutting it to the context would train on a reply without its end.
+    """
     unknown = [t for t in tasks if t not in TASKS]
     if unknown:
         raise ValueError(f"unknown tasks {unknown} (known: {', '.join(TASKS)})")
     rng = random.Random(seed)
     convs = []
-    for _ in range(n):
+    while len(convs) < n:
         msgs = []
         for _ in range(rng.randint(1, max_turns)):
             q, a = TASKS[rng.choice(tasks)](rng)
             msgs += [{"role": "user", "content": q}, {"role": "assistant", "content": a}]
+        if max_length is not None and len(render(msgs)) > max_length:
+            continue
         convs.append(msgs)
     return convs
