@@ -1,19 +1,22 @@
 """frontier_case_01, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-f01-5b8e20d4c7a193f6
 
-Two layered defects in how the case makes one optimizer step from micro-batches
-(configs/mix.toml: train.grad_accum = 4 micro-batches of data.batch_size = 8, longest first):
-1. The Accumulator (chatft/accumulate.py) keeps a running token mean: each micro-batch's mean
+Two independent defects, in different subsystems, both at the README's settings
+(configs/mix.toml: train.grad_accum = 4 micro-batches of data.batch_size = 8, longest first,
+data.block_size = 72):
+A. The Accumulator (chatft/accumulate.py) keeps a running token mean: each micro-batch's mean
    reply loss enters with its share batch["num_targets"] / (targets seen so far). That count is
    taken by the base Collator (chatft/data/collate.py) on its language-model labels (every real
    token), before ReplyCollator (chatft/data/completion.py) masks the prompts, so a micro-batch's
-   weight follows its total tokens while its loss is a mean over its reply tokens.
-2. Clipping is a callback on the trainer's on_after_backward hook (chatft/callbacks.py), which
-   chatft/trainer.py emits after every micro-batch's backward: the running mean is clipped to
-   norm 1.0 after each micro-batch, so every micro-batch but the last is shrunk again by each
-   later clip. Longest first, the long-reply micro-batches lose most of their weight.
-With one micro-batch per step (grad_accum = 1) the share is 1 and the one clip is the step's, so
-the gradient is right. The logged loss uses layer 1's shares; the logged grad norm is the last
-partial mean's (layer 2).
+   weight follows its total tokens while its loss is a mean over its reply tokens. With one
+   micro-batch per step (the colleague's 1x32 run) the share is 1 and the gradient is right.
+B. The training conversations are drawn to fit the context (chatft/data/tasks.py,
+   make_conversations(max_length=data.block_size), called by train.build_data), but "fits" is
+   measured on the rendered text, where each role marker (<|user|>, <|end|>, <|assistant|>) is
+   7-13 characters and one token: a single-turn conversation measures 31 more than its tokens,
+   so every conversation whose prompt and reply exceed about 37 characters is silently drawn
+   again. No conversation of the mix is longer than 50 tokens; the ones redrawn are the
+   three-word sorts and the three- and four-fold repeats, so the long replies are never trained
+   on (both runs of the README share it; sort and repeat about 0.5-0.7 worse on every seed).
 
 Checks per seed, at the README's settings (`--config configs/mix.toml`, seed set):
 - recomputed: every checked window (windows 0, 9, 19, ..., 59 of the 60) is 4 micro-batches of 8
@@ -29,6 +32,13 @@ Checks per seed, at the README's settings (`--config configs/mix.toml`, seed set
   gradients) divided by its right weight, reply-token share times the one clip factor;
 Both come from the same weights in the same verification, so no figure measured elsewhere is a
 bound; REL_TOL only absorbs float32 summation order;
+- recomputed, `trained_conversations_are_the_generated_ones`: the distinct conversations the model
+  trained on (every gradient-enabled forward's rows, padding stripped) are the training
+  generator's first data.n_train draws, with only those longer than data.block_size tokens drawn
+  again (none at these settings), which the decider draws itself (a copy of the task generator,
+  template and tokenizer): no conversation outside that set, and at least COVERAGE of its
+  distinct conversations seen in the 60 steps (layer B: about 40% of the long-reply ones missing
+  and as many others in their place);
 - reported: 60 AdamW steps peaking at lr 3e-3.
 
 Then, once, on what the README's own command printed (source readme_run):
@@ -53,13 +63,62 @@ import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 PAD, USER, ASSISTANT, END = 0, 1, 2, 3
-VOCAB, D_MODEL, N_HEAD, N_LAYER, BLOCK = 49, 64, 4, 2, 96
+VOCAB, D_MODEL, N_HEAD, N_LAYER, BLOCK = 49, 64, 4, 2, 72
 MICRO_BATCHES, MICRO_ROWS = 4, 8
 STEPS, PEAK_LR, CLIP, LOG_EVERY = 60, 3e-3, 1.0, 10
 LOGGED_STEPS = list(range(LOG_EVERY, STEPS + 1, LOG_EVERY))
 WINDOWS = [0] + [s - 1 for s in LOGGED_STEPS]  # the step logged as s trained on window s - 1
 REL_TOL, LOSS_TOL, NORM_TOL = 1e-3, 1e-3, 2e-3
 README_SEED = 0
+N_TRAIN, COVERAGE = 1000, 0.95
+
+
+# --- the case's training data, copied (chatft/data/tasks.py, template.py, tokenizer.py) ----
+
+WORDS = ("apple river stone cloud tiger lemon piano rocket garden silver candle "
+         "forest window monkey pepper castle dragon yellow orange planet").split()
+CHARS = "abcdefghijklmnopqrstuvwxyz0123456789 .,:?!'-\n"
+
+
+def _draw(rng, task):
+    if task == "count":
+        words = rng.sample(WORDS, rng.randint(2, 4))
+        return f"count: {' '.join(words)}", str(len(words))
+    if task == "first":
+        words = rng.sample(WORDS, rng.randint(2, 3))
+        return f"initials of {' '.join(words)}", "".join(w[0] for w in words)
+    if task == "reverse":
+        w = rng.choice(WORDS)
+        return f"reverse the word {w}", w[::-1]
+    if task == "dashes":
+        w = rng.choice(WORDS)
+        return f"spell {w} with dashes", "-".join(w)
+    if task == "sort":
+        words = rng.sample(WORDS, rng.randint(2, 3))
+        return f"sort: {' '.join(words)}", " ".join(sorted(words))
+    w, n = rng.choice(WORDS), rng.randint(2, 4)
+    return f"say {w} {n} times", " ".join([w] * n)
+
+
+def training_conversations(seed):
+    """Token ids of the training set the README's config asks for: single-turn draws, those over BLOCK tokens redrawn."""
+    import random
+
+    rng, tasks, out = random.Random(seed), ("count", "first", "reverse", "dashes", "sort", "repeat"), []
+    enc = lambda text: [4 + CHARS.index(c) for c in text]  # noqa: E731
+    while len(out) < N_TRAIN:
+        rng.randint(1, 1)
+        q, a = _draw(rng, rng.choice(tasks))
+        ids = [USER] + enc(q) + [END, ASSISTANT] + enc(a) + [END]
+        if len(ids) <= BLOCK:
+            out.append((ids, len(a)))
+    return out
+
+
+def digest(ids):
+    import hashlib
+
+    return hashlib.sha1(",".join(map(str, ids)).encode()).hexdigest()[:16]
 
 
 # --- the case's model, copied (chatft/models/gpt.py), right padding -----------------------
@@ -208,6 +267,22 @@ def decide(seed, m, checks):
                  n_steps == STEPS and kinds == ["AdamW"] and isinstance(peak, float) and abs(peak - PEAK_LR) < 1e-12,
                  value={"steps": n_steps, "optimizers": kinds, "peak_lr": peak},
                  bound=f"{STEPS} AdamW steps peaking at lr {PEAK_LR}", source="reported")
+    expected = {}
+    for ids, reply_chars in training_conversations(seed):
+        expected[digest(ids)] = reply_chars
+    trained = set(m.value("trained_rows", list))
+    extra = sorted(trained - set(expected))
+    missing = [d for d in expected if d not in trained]
+    long_missing = sum(1 for d in missing if expected[d] >= 17)
+    long_total = sum(1 for r in expected.values() if r >= 17)
+    coverage = 1 - len(missing) / len(expected)
+    checks.check("trained_conversations_are_the_generated_ones",
+                 not extra and coverage >= COVERAGE,
+                 value={"distinct_trained": len(trained), "distinct_expected": len(expected),
+                        "not_in_the_generated_set": len(extra), "coverage": round(coverage, 4),
+                        "long_reply_conversations_missing": f"{long_missing}/{long_total}"},
+                 bound=f"every trained conversation among the generator's first {N_TRAIN} draws (those over "
+                       f"{BLOCK} tokens redrawn: none here), and at least {COVERAGE:.0%} of them trained on")
     found = examine(m)
     CACHE[seed] = found
     bad_shapes = {w: r["shapes"] for w, r in found.items()

@@ -10,10 +10,13 @@ train.train): `--config configs/mix.toml`, with only the seed set per run, and r
   gradients as they stood at the window's last call of clip_grad_norm_ (before that clip) and
   when the optimizer stepped (after it), by parameter name, and how many times clip_grad_norm_
   was called in the window;
-- every optimizer step: its class and learning rates.
+- every optimizer step: its class and learning rates;
+- every distinct conversation the model trained on (the rows of all gradient-enabled forwards,
+  padding stripped), as short digests of its token ids, and the longest reply among them.
 The decider rebuilds each checked window's full-batch gradient itself from the ids and weights.
 """
 
+import hashlib
 import sys
 from pathlib import Path
 
@@ -95,6 +98,11 @@ def measure(seed, rec):
     rec.put("peak_learning_rate", max((lr for _, lrs in step_log for lr in lrs), default=None))
     rec.put("windows", {str(w): shapes for w, shapes in sorted(per_window.items())})
     rec.put("checked_windows", sorted(snaps))
+    rows = set()
+    for _, x in own:
+        for row in x.tolist():
+            rows.add(tuple(t for t in row if t != 0))
+    rec.put("trained_rows", sorted(hashlib.sha1(",".join(map(str, r)).encode()).hexdigest()[:16] for r in rows))
     for w, slot in sorted(snaps.items()):
         tensors = {f"ids_{i}": x for i, x in enumerate([x for win, x in own if win == w])}
         tensors["clip_calls"] = torch.tensor(slot.get("clip_calls", 0))
