@@ -26,6 +26,14 @@ def check_export(train, val, classes):
         if counts.min() == 0:
             missing = [classes[k] for k in np.flatnonzero(counts == 0)]
             raise ExportError(f"{name}: no maps of {missing}")
+    counts = class_counts(train, len(classes))
+    if counts.max() > 3 * counts.min():
+        rare = classes[int(counts.argmin())]
+        warnings.append(f"train: classes are unbalanced ({counts.max()} maps of the largest, "
+                        f"{counts.min()} of {rare})")
+    shares = [((m == FAIL).sum() / max(1, (m != NO_DIE).sum())) for m in train.maps]
+    if np.mean(np.array(shares) > 0.9) > 0.05:
+        warnings.append("train: more than 5% of the maps fail almost every die: tester down?")
     if train.maps.shape[1:] != val.maps.shape[1:]:
         raise ExportError("train and val maps differ in size")
     keys = {}

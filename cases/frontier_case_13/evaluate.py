@@ -24,7 +24,7 @@ def main(argv=None):
     train, val, classes = load_export(cfg.data.path)
     scale = Standardizer(prepare(train.maps, cfg.data.grid))
     x = torch.from_numpy(scale(prepare(val.maps, cfg.data.grid))).unsqueeze(1)
-    model = build_model(cfg.model, len(classes))
+    model = build_model(cfg.model, len(classes), side=x.shape[-1])
     model.load_state_dict(torch.load(args.model))
     model.eval()
     with torch.no_grad():

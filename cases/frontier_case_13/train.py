@@ -41,7 +41,7 @@ def run(cfg):
     train_x, val_x = prepare(train.maps, cfg.data.grid), prepare(val.maps, cfg.data.grid)
     scale = Standardizer(train_x)
     train_x, val_x = scale(train_x), scale(val_x)
-    model = build_model(cfg.model, len(classes))
+    model = build_model(cfg.model, len(classes), side=train_x.shape[-1])
     print(f"{cfg.name}: {cfg.model.name} ({count_params(model)} params), {len(train)} training maps, "
           f"{len(val)} validation maps, {len(classes)} classes")
     best = BestWeights()
