@@ -4,7 +4,7 @@ Two independent defects. Layer A (loader): loader.train_loader is rebuilt every 
 warm-up) and re-seeds its torch.Generator with train.seed each time; DataLoader draws the shuffle and the
 workers' base seed (hence every worker's numpy seed, through seed_worker or torch's own seeding) from
 it, so every epoch replays the same order and the same augmentation of every map, and the model
-memorizes the 345 training maps (train loss 0.03, validation loss 0.48-0.51). Layer B (preprocessing):
+memorizes the 345 training maps (train loss 0.03, validation loss 0.45-0.51). Layer B (preprocessing):
 preprocess.prepare area-resamples the 24 x 24 bin maps to a 12 x 12 grid (data.grid), averaging every
 2 x 2 block of dies, which erases the every-other-line failures that tell reticle from scatter. Every run
 is the README's `python train.py --config configs/cnn.toml` at train.seed = s. Checks per seed:

@@ -36,7 +36,7 @@ class TrainConfig:
     batch_size: int = 32
     lr: float = 3e-3
     weight_decay: float = 1e-4
-    num_workers: int = 2
+    num_workers: int = 1
     label_smoothing: float = 0.0
     log_every: int = 1
     export_dir: str = ""
