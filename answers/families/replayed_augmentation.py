@@ -1,0 +1,301 @@
+"""The replayed-augmentation family (frontier_case_13): the training loader is rebuilt every epoch and
+its torch.Generator is re-seeded with the same seed each time. DataLoader draws both the shuffle and the
+workers' base seed (from which every worker seeds numpy, through torch's own seeding or a worker_init_fn
+reading get_worker_info().seed) from that generator, so every epoch replays the same order and the same
+augmentation of every map: augmentation stops regularizing and the model memorizes the training set.
+
+frontier_case_13 adds a second, independent layer in the preprocessing: the 24 x 24 bin maps are
+area-resampled to a 12 x 12 grid, which averages every 2 x 2 block of dies and erases the every-other-line
+failures that tell reticle from scatter. The deciding half checks that maps which differ only inside
+2 x 2 blocks reach the model as different inputs (a probe export the measuring half writes).
+
+Measuring: the README configuration through the case's entry points, with a global forward pre-hook that
+keeps a fixed random projection of every top-level input (training and evaluation) and a wrapper around
+torch.nn.functional.cross_entropy that keeps the labels of every training loss; then a one-epoch run on the
+probe export (validation maps interleaved with their column-pair-swapped twins). torch is imported inside
+the functions, as verifylib does.
+"""
+
+import math
+import re
+
+MAX_STDOUT = 200_000
+N_PROJ = 3
+
+# --- measuring (called by measure.py, beside the agent's code) -------------------------------------
+
+
+def _projector():
+    import torch
+
+    cache = {}
+
+    def project(x):
+        flat = x.detach().double().reshape(x.shape[0], -1)
+        d = flat.shape[1]
+        if d not in cache:
+            g = torch.Generator().manual_seed(12345 + d)
+            cache[d] = torch.randn(d, N_PROJ, generator=g, dtype=torch.float64)
+        return flat @ cache[d]
+
+    return project
+
+
+def _record(run_fn, cfg):
+    """Run run_fn(cfg) recording top-level forward inputs (projected) and training-loss labels."""
+    import contextlib
+    import io
+
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.modules.module import register_module_forward_pre_hook, register_module_forward_hook
+
+    project = _projector()
+    state = {"depth": 0, "train_sig": [], "eval_sig": [], "labels": [], "error": None, "report": None}
+
+    def pre(module, args):
+        state["depth"] += 1
+        if state["depth"] == 1 and args and torch.is_tensor(args[0]) and args[0].dim() >= 2:
+            sig = project(args[0])
+            (state["train_sig"] if module.training else state["eval_sig"]).append(sig)
+
+    def post(module, args, out):
+        state["depth"] -= 1
+
+    original_ce = F.cross_entropy
+
+    def ce(input, target, *a, **k):
+        if torch.is_grad_enabled() and torch.is_tensor(input) and input.requires_grad and torch.is_tensor(target):
+            state["labels"].append(target.detach().clone().long().flatten())
+        return original_ce(input, target, *a, **k)
+
+    stdout = io.StringIO()
+    hooks = [register_module_forward_pre_hook(pre), register_module_forward_hook(post, always_call=True)]
+    F.cross_entropy = ce
+    try:
+        with contextlib.redirect_stdout(stdout):
+            result = run_fn(cfg)
+        state["report"] = result[2] if isinstance(result, tuple) and len(result) >= 3 else None
+    except Exception as exc:  # recorded: a run that raises fails the check that needs it
+        state["error"] = f"{type(exc).__name__}: {exc}"[:1000]
+    finally:
+        for h in hooks:
+            h.remove()
+        F.cross_entropy = original_ce
+    state["stdout"] = stdout.getvalue()[:MAX_STDOUT]
+    return state
+
+
+def swap_column_pairs(m, no_die=0):
+    """The map with dies (y, 2k) and (y, 2k + 1) exchanged wherever both are on the wafer: every 2 x 2
+    block keeps its dies (and its failure count), only their places inside the block change."""
+    import numpy as np
+
+    out = m.copy()
+    side = m.shape[-1]
+    for k in range(side // 2):
+        a, b = m[:, 2 * k], m[:, 2 * k + 1]
+        both = (a != no_die) & (b != no_die)
+        out[both, 2 * k] = b[both]
+        out[both, 2 * k + 1] = a[both]
+    return out
+
+
+def write_probe_export(src, dst):
+    """The export with its validation maps interleaved with their column-pair-swapped twins."""
+    import numpy as np
+
+    with np.load(src) as z:
+        data = {k: z[k] for k in z.files}
+    vm, vl, lots = data["val_maps"], data["val_labels"], data["val_lots"]
+    twins = np.stack([swap_column_pairs(m) for m in vm])
+    data["val_maps"] = np.stack([vm, twins], axis=1).reshape(-1, *vm.shape[1:])
+    data["val_labels"] = np.repeat(vl, 2)
+    data["val_lots"] = np.repeat(lots, 2)
+    np.savez(dst, **data)
+    return int(sum((a != b).any() for a, b in zip(vm, twins)))
+
+
+def run_recorded(rec, seed, load_config, run_fn, config, data_path):
+    import tempfile
+    from pathlib import Path
+
+    import torch
+
+    cfg = load_config(config, [f"train.seed={seed}", "train.export_dir="])
+    main = _record(run_fn, cfg)
+    rec.put("error", main["error"])
+    rec.put("stdout", main["stdout"])
+    rec.put("epochs", int(getattr(getattr(cfg, "train", None), "epochs", 0) or 0))
+    rec.put("report", _plain_report(main["report"]))
+    sig = torch.cat(main["train_sig"]) if main["train_sig"] else torch.zeros(0, N_PROJ, dtype=torch.float64)
+    sizes = torch.tensor([len(s) for s in main["train_sig"]], dtype=torch.long)
+    labels = torch.cat(main["labels"]) if main["labels"] else torch.zeros(0, dtype=torch.long)
+    label_sizes = torch.tensor([len(v) for v in main["labels"]], dtype=torch.long)
+    rec.save("training", {"sig": sig, "sizes": sizes, "labels": labels, "label_sizes": label_sizes})
+
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = str(Path(tmp) / "probe.npz")
+        differing = write_probe_export(Path.cwd() / data_path, probe)
+        pcfg = load_config(config, [f"train.seed={seed}", "train.export_dir=", "train.epochs=1",
+                                    f"data.path={probe}"])
+        pr = _record(run_fn, pcfg)
+    rec.put("probe_error", pr["error"])
+    rec.put("probe_differing_pairs", differing)
+    esig = torch.cat(pr["eval_sig"]) if pr["eval_sig"] else torch.zeros(0, N_PROJ, dtype=torch.float64)
+    rec.save("probe", {"sig": esig})
+
+
+def _plain_report(report):
+    if not isinstance(report, dict):
+        return None
+    out = {}
+    for k in ("best_epoch", "val_loss", "val_acc"):
+        if isinstance(report.get(k), (int, float)):
+            out[k] = float(report[k])
+    recall = report.get("recall")
+    if isinstance(recall, dict):
+        out["recall"] = {str(c)[:40]: float(v) for c, v in list(recall.items())[:20] if isinstance(v, (int, float))}
+    return out
+
+
+# --- deciding (called by decide.py; never imports the agent's code) ---------------------------------
+
+
+def _epochs_of(sizes, n_epochs):
+    """Split batch indices into epochs (equal batch counts per epoch), or None."""
+    n = len(sizes)
+    if n_epochs <= 0 or n % n_epochs:
+        return None
+    per = n // n_epochs
+    return [list(range(e * per, (e + 1) * per)) for e in range(n_epochs)]
+
+
+def decide_training(m, checks, settings):
+    import torch
+
+    error = m.value("error")
+    checks.check("readme_config_trains", error is None, value=error, bound="train.run returns", source="reported")
+    t = m.tensors("training", ["sig", "sizes", "labels", "label_sizes"])
+    epochs = int(m.number("epochs"))
+    sizes, label_sizes = t["sizes"].tolist(), t["label_sizes"].tolist()
+    split = _epochs_of(sizes, epochs)
+    ok_shape = split is not None and sizes == label_sizes and epochs >= settings["min_epochs"] \
+        and all(sum(sizes[i] for i in ep) >= settings["min_rows_per_epoch"] for ep in split)
+    checks.check("every_epoch_streams_the_training_maps", ok_shape,
+                 value={"epochs": epochs, "batches": len(sizes), "rows": int(sum(sizes))},
+                 bound=f">= {settings['min_epochs']} epochs of >= {settings['min_rows_per_epoch']} rows each, one "
+                       "training loss per training forward", source="reported")
+    if not ok_shape:
+        return
+    offsets = [0]
+    for s in sizes:
+        offsets.append(offsets[-1] + s)
+    sig, labels = t["sig"], t["labels"]
+
+    def rows(ep):
+        return range(offsets[ep[0]], offsets[ep[-1] + 1])
+
+    # augmentation: a row of a later epoch that reproduces, bit for bit, a row seen in an earlier epoch
+    first = settings["from_epoch"]
+    seen, repeated, counted = set(), 0, 0
+    for e, ep in enumerate(split):
+        keys = [tuple(sig[i].tolist()) for i in rows(ep)]
+        if e > first:
+            repeated += sum(k in seen for k in keys)
+            counted += len(keys)
+        if e >= first:
+            seen.update(keys)
+    share = repeated / counted if counted else 1.0
+    checks.check("augmentation_differs_between_epochs", share <= settings["max_repeat_share"],
+                 value={"repeated_rows": repeated, "rows": counted, "share": round(share, 4)},
+                 bound=f"<= {settings['max_repeat_share']:.0%} of the training inputs of epochs {first + 1}.. "
+                       f"equal an input of an earlier epoch (from epoch {first}, when the augmentation is at full "
+                       "strength): a fresh dihedral and die-noise draw repeats a map's input with probability "
+                       "well below 1%",
+                 limit=settings["max_repeat_share"], sense="<")
+
+    same_order = 0
+    orders = [labels[offsets[ep[0]]:offsets[ep[-1] + 1]] for ep in split]
+    for a, b in zip(orders, orders[1:]):
+        same_order += int(len(a) == len(b) and bool(torch.equal(a, b)))
+    checks.check("each_epoch_draws_a_new_order", same_order == 0,
+                 value={"consecutive_epochs_with_identical_label_order": same_order, "pairs": len(orders) - 1},
+                 bound="no two consecutive epochs present the training labels in the same order (a new "
+                       "permutation each epoch)", limit=0.5, sense="<")
+
+    report = m.value("report")
+    if not isinstance(report, dict) or "val_loss" not in report:
+        checks.check("validation_report", False, value=report, bound="run() returns its report", source="reported")
+        return
+    checks.check("validation_loss_target", report["val_loss"] <= settings["max_val_loss"],
+                 value=round(report["val_loss"], 4),
+                 bound=f"<= {settings['max_val_loss']} (the README's target; the kept weights' loss on the "
+                       "validation lots)", limit=settings["max_val_loss"], sense="<", source="reported")
+    recall = report.get("recall", {})
+    low = {c: round(recall.get(c, 0.0), 3) for c, b in settings["min_recall"].items() if recall.get(c, 0.0) < b}
+    checks.check("reticle_and_scatter_recall", not low,
+                 value={c: round(recall.get(c, 0.0), 3) for c in settings["min_recall"]},
+                 bound=" and ".join(f"{c} >= {b}" for c, b in settings["min_recall"].items()) +
+                       " (the two classes that differ only in where the failures sit inside 2 x 2 blocks)",
+                 source="reported")
+
+    perror = m.value("probe_error")
+    p = m.tensors("probe", ["sig"])["sig"]
+    differing = int(m.number("probe_differing_pairs"))
+    n_pairs = settings["val_maps"]
+    if perror is not None or p.shape[0] < 2 * n_pairs:
+        checks.check("block_structure_reaches_the_model", False,
+                     value={"error": perror, "eval_rows": int(p.shape[0])},
+                     bound=f"the probe run evaluates its {2 * n_pairs} validation maps")
+        return
+    a, b = p[0:2 * n_pairs:2], p[1:2 * n_pairs:2]
+    scale = p[:2 * n_pairs].abs().max().clamp_min(1e-12)
+    same = int(((a - b).abs().amax(dim=1) <= 1e-9 * scale * p.shape[1]).sum().item())
+    unchanged = n_pairs - differing
+    checks.check("block_structure_reaches_the_model", same <= unchanged + settings["max_merged_pairs"],
+                 value={"pairs": n_pairs, "maps_that_differ": differing, "pairs_the_model_sees_as_equal": same},
+                 bound=f"<= {settings['max_merged_pairs']} of the {differing} validation maps whose dies were only "
+                       "exchanged inside 2 x 2 blocks (columns 2k and 2k+1) reach the model as the same input as "
+                       "the original map (an input that keeps every die keeps them apart)",
+                 limit=unchanged + settings["max_merged_pairs"] + 0.5, sense="<")
+
+
+_KEPT = re.compile(r"^kept epoch (\d+): val loss (-?[\d.]+) acc (-?[\d.]+)\s*$")
+_RECALL = re.compile(r"([a-z][\w-]*) (-?\d+\.\d+)")
+
+
+def printed(stdout):
+    kept, recall = None, {}
+    for line in stdout.splitlines():
+        hit = _KEPT.match(line.strip())
+        if hit:
+            kept = (int(hit.group(1)), float(hit.group(2)), float(hit.group(3)))
+        if line.startswith("val recall"):
+            recall = {c: float(v) for c, v in _RECALL.findall(line[len("val recall"):])}
+    return kept, recall
+
+
+def readme_checks(run, measured, checks, settings, seed=0):
+    m = measured[seed]
+    report = m.value("report")
+    kept, recall = printed(str(run.get("stdout", "")))
+    if not isinstance(report, dict) or kept is None or not recall:
+        checks.check("readme_run_matches_measured_report", False,
+                     value={"printed_kept": kept, "printed_recall": recall, "measured": report is not None},
+                     bound="the README run prints its kept epoch and recalls", source="readme_run")
+        return
+    diffs = [abs(kept[1] - report.get("val_loss", math.inf)) / 0.001,
+             abs(kept[2] - report.get("val_acc", math.inf)) / 0.001]
+    mrec = report.get("recall", {})
+    missing = sorted(set(settings["classes"]) - set(recall))
+    for c in settings["classes"]:
+        if c in recall:
+            diffs.append(abs(recall[c] - mrec.get(c, math.inf)) / 0.01)
+    worst = max(diffs)
+    checks.check("readme_run_matches_measured_report", not missing and worst <= 2.0
+                 and kept[0] == int(report.get("best_epoch", -1)),
+                 value={"missing_classes": missing, "worst_in_last_digits": worst, "printed_kept_epoch": kept[0]},
+                 bound="the printed kept epoch, validation loss, accuracy and per-class recalls equal the measured "
+                       "seed-0 run's within 2 units of the last printed digit", source="readme_run",
+                 limit=2.0 + 1e-9, sense="<")

@@ -1,0 +1,35 @@
+import numpy as np
+
+from checks import check_export
+from loader import MapDataset, augment_prob
+from config import AugmentConfig
+from wafers import drop_duplicate_maps, load_export
+
+
+def test_export_loads_and_checks():
+    train, val, classes = load_export("data/wafer_maps.npz")
+    assert len(classes) == 7
+    assert train.maps.shape[1:] == val.maps.shape[1:]
+    warnings = check_export(train, val, classes)
+    assert all(isinstance(w, str) for w in warnings)
+
+
+def test_drop_duplicates_keeps_first_copy():
+    train, _, _ = load_export("data/wafer_maps.npz")
+    dedup = drop_duplicate_maps(train)
+    assert len(dedup) <= len(train)
+    keys = {(str(l), m.tobytes()) for l, m in zip(dedup.lots, dedup.maps)}
+    assert len(keys) == len(dedup)
+
+
+def test_dataset_items():
+    x = np.zeros((3, 12, 12), np.float32)
+    ds = MapDataset(x, np.array([0, 1, 2]))
+    item, label = ds[1]
+    assert tuple(item.shape) == (1, 12, 12) and label == 1
+
+
+def test_augment_warmup():
+    cfg = AugmentConfig(warmup_epochs=4)
+    assert augment_prob(cfg, 0) == 0.25
+    assert augment_prob(cfg, 10) == 1.0
