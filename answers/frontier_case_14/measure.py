@@ -1,26 +1,33 @@
 """frontier_case_14, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_14-63650fbbfce09824
 
-Runs as ``python -I measure.py WORKSPACE OUTDIR`` in the sandbox on a fresh copy of the agent's files.
-Nothing it records can be trusted as a verdict: it only leaves numbers (``rec.put``) and tensors
-(``rec.save``) for decide.py, which recomputes what it can. Call the agent's code only through the
-entry points case.toml names (the task prompt tells the agent to keep them).
-
-SCAFFOLD-PLACEHOLDER: say what is measured, per seed, at the settings the README runs.
+Runs the agent's train.run(train.make_config("configs/plant.toml", ["seed=s"])) at the README's
+settings, with a global forward pre-hook that keeps the first validation's inputs (600 rows), then
+probes the returned model: weights, two eval-mode forwards of 128 validation rows under different
+RNG states, one training-mode forward with its RNG state (families/functional_dropout_mode.py).
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
+    sys.path.append(str(HERE.parent))
+from families.functional_dropout_mode import watch_fit  # noqa: E402
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+
+CONFIG = "configs/plant.toml"
+N_VAL = 600
 
 
 def measure(seed, rec):
-    train = import_workspace_module("train")          # an entry point's module (case.toml entry_points)
-    Config, run = require(train, "Config", "train")   # a missing name is a failed check, not a crash
-    model = run(Config(seed=seed))                    # the README's settings; only the seed varies
-    rec.put("finished", True)                         # a number or flag the decider reads back
-    rec.save("weights", model.state_dict())           # tensors the decider recomputes from
+    def start():
+        train = import_workspace_module("train")
+        run_fn, make_config = require(train, "run", "make_config")
+        cfg = make_config(CONFIG, [f"seed={seed}", "output.dir=runs/verify"])
+        return lambda: run_fn(cfg, echo=False)
+
+    watch_fit(rec, start, N_VAL)
 
 
-measure_main(measure)   # seeds 0, 1, 2 by default (verifylib.SEEDS)
+measure_main(measure)
