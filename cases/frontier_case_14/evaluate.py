@@ -9,6 +9,7 @@ from pumpwatch.data import CLASSES, build_splits
 from pumpwatch.engine.trainer import seed_everything
 from pumpwatch.metrics import summarize
 from pumpwatch.models import build_model
+from pumpwatch.report import format_confusion, format_per_class
 
 
 def load(path):
@@ -21,6 +22,7 @@ def load(path):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("checkpoint")
+    ap.add_argument("--confusion", action="store_true", help="also print the confusion matrix")
     args = ap.parse_args(argv)
     ckpt, cfg = load(args.checkpoint)
     seed_everything(cfg.seed)
@@ -31,13 +33,9 @@ def main(argv=None):
     with torch.no_grad():
         out = summarize(model(val.x), val.y, len(CLASSES))
     print(f"{args.checkpoint}: val acc {out['acc']:.3f} f1 {out['f1']:.3f}")
-    print("  recall: " + " ".join(f"{c} {r:.3f}" for c, r in zip(CLASSES, out["recall"])))
-    by_logger = {}
-    for name in sorted(set(val.logger)):
-        rows = torch.tensor([lg == name for lg in val.logger])
-        with torch.no_grad():
-            by_logger[name] = summarize(model(val.x[rows]), val.y[rows], len(CLASSES))["acc"]
-    print("  acc by logger: " + " ".join(f"{k} {v:.3f}" for k, v in by_logger.items()))
+    print(format_per_class(out["confusion"], CLASSES))
+    if args.confusion:
+        print(format_confusion(out["confusion"], CLASSES))
 
 
 if __name__ == "__main__":

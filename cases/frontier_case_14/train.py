@@ -13,6 +13,7 @@ from pumpwatch.config import load_config
 from pumpwatch.data import CLASSES, build_splits
 from pumpwatch.data.augment import build_augment
 from pumpwatch.engine.callbacks import BestCheckpoint, ConsoleLog, EarlyStopping, MetricsFile, save_checkpoint
+from pumpwatch.engine.resume import SaveLast, restore
 from pumpwatch.engine.trainer import Trainer, seed_everything
 from pumpwatch.models import build_model, count_parameters
 
@@ -21,7 +22,7 @@ def make_config(path=None, overrides=()):
     return load_config(path, list(overrides))
 
 
-def run(cfg, echo=True):
+def run(cfg, echo=True, resume=False):
     """Train with ``cfg``; returns the history, the best epoch's row and the restored model."""
     t0 = time.time()
     torch.set_num_threads(1)
@@ -33,7 +34,7 @@ def run(cfg, echo=True):
     best = BestCheckpoint(cfg.eval.select)
     out = Path(cfg.output.dir)
     callbacks = [ConsoleLog(echo), MetricsFile(out / cfg.output.metrics), best,
-                 EarlyStopping(cfg.trainer.patience, cfg.eval.select)]
+                 EarlyStopping(cfg.trainer.patience, cfg.eval.select), SaveLast(out, cfg.trainer.save_last or resume)]
     trainer = Trainer(cfg, model, train, val, augment, callbacks, n_classes=len(CLASSES))
     if echo:
         print(f"run {cfg.name} (seed {cfg.seed}) | model {cfg.model.name}, {count_parameters(model):,} parameters")
@@ -43,7 +44,10 @@ def run(cfg, echo=True):
         print(f"optim: AdamW lr {cfg.optim.lr:g} wd {cfg.optim.weight_decay:g}, label smoothing "
               f"{cfg.optim.label_smoothing:g}, {cfg.trainer.epochs} epochs, warmup {cfg.optim.warmup_epochs}, "
               f"cosine to {cfg.optim.min_lr_ratio:g}x")
-    history = trainer.fit()
+    start = restore(trainer, out) if resume else 1
+    if echo and start > 1:
+        print(f"resuming {out} at epoch {start}")
+    history = trainer.fit(start)
     best.restore(model)
     row = best.best
     path = out / cfg.output.checkpoint
@@ -60,8 +64,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--config", default=None)
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--resume", action="store_true", help="continue from <output.dir>/last.pt")
     args = ap.parse_args(argv)
-    run(make_config(args.config, args.overrides))
+    run(make_config(args.config, args.overrides), resume=args.resume)
 
 
 if __name__ == "__main__":

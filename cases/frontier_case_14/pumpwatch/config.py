@@ -43,6 +43,7 @@ class OptimConfig:
 class TrainerConfig:
     epochs: int = 16
     patience: int = 0
+    save_last: bool = False
 
 
 @dataclass

@@ -77,10 +77,10 @@ class Trainer:
         out["loss"] = F.cross_entropy(logits, split.y).item()
         return out
 
-    def fit(self):
+    def fit(self, start_epoch=1):
         for cb in self.callbacks:
             cb.on_fit_start(self)
-        for epoch in range(1, self.cfg.trainer.epochs + 1):
+        for epoch in range(start_epoch, self.cfg.trainer.epochs + 1):
             seed_everything(epoch_seed(self.cfg.seed, epoch))
             lr = self.opt.param_groups[0]["lr"]
             train_loss = self.train_epoch()
