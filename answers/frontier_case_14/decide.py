@@ -15,7 +15,7 @@ Per seed, at the README's settings:
   that removes the pooled dropout fails);
 - recomputed `validation_features_band_limited`: the first validation's features of the vx2
   recordings, bins below 390 Hz, within 0.12 (mean absolute difference, standardized units) of
-  make_data.py's rebuild with a low-passed change of clock (bug B: about 0.38);
+  make_data.py's rebuild with resample_poly (bug B: about 0.38);
 
 and once, on what the README's command printed (seed 0): `readme_run_matches_measured_training`.
 """

@@ -107,21 +107,20 @@ TARGET_RATE, WINDOW, FRAME, HOP = 1000, 512, 64, 32
 VAL_SEED_OFFSET = 7919
 
 
-def lowpass(wave, rate, cutoff, taps=101):
-    n = np.arange(taps) - (taps - 1) / 2
-    h = 2 * cutoff / rate * np.sinc(2 * cutoff / rate * n) * np.hamming(taps)
-    return np.convolve(wave, h / h.sum(), mode="same")
-
-
 def on_model_clock(wave, rate, aliased=False):
     wave = np.asarray(wave, dtype=np.float64)
     if rate == TARGET_RATE:
         return wave
+    n_out = int(np.floor(len(wave) / rate * TARGET_RATE + 1e-9))
     if not aliased:
-        wave = lowpass(wave, rate, 0.45 * TARGET_RATE)
+        from fractions import Fraction
+
+        from scipy.signal import resample_poly
+
+        ratio = Fraction(TARGET_RATE, rate)
+        return resample_poly(wave, ratio.numerator, ratio.denominator)[:n_out]
     t_src = np.arange(len(wave)) / rate
-    t_dst = np.arange(int(np.floor(len(wave) / rate * TARGET_RATE + 1e-9))) / TARGET_RATE
-    return np.interp(t_dst, t_src, wave)
+    return np.interp(np.arange(n_out) / TARGET_RATE, t_src, wave)
 
 
 def log_frames(windows):
