@@ -1,0 +1,3 @@
+"""pumpwatch: fault classification of pump vibration recordings."""
+
+__version__ = "0.4.1"

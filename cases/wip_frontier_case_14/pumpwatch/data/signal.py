@@ -1,0 +1,46 @@
+"""Signal helpers: a common timebase, fixed-length windows and log-power spectrogram frames."""
+
+import numpy as np
+
+
+def to_timebase(wave, rate, target_rate):
+    """Express a recording on the model's sample clock (``target_rate`` samples per second).
+
+    The loggers in the archive run at different rates; the model is trained on one clock, so every
+    recording is read off at the instants of that clock.
+    """
+    if rate == target_rate:
+        return np.asarray(wave, dtype=np.float32)
+    wave = np.asarray(wave, dtype=np.float64)
+    duration = len(wave) / rate
+    t_src = np.arange(len(wave)) / rate
+    t_dst = np.arange(int(np.floor(duration * target_rate + 1e-9))) / target_rate
+    return np.interp(t_dst, t_src, wave).astype(np.float32)
+
+
+def center_window(wave, length):
+    """The middle ``length`` samples (zero-padded at the end when the recording is shorter)."""
+    if len(wave) < length:
+        return np.pad(wave, (0, length - len(wave)))
+    start = (len(wave) - length) // 2
+    return wave[start:start + length]
+
+
+def remove_offset(wave):
+    """Subtract the recording's mean (accelerometer bias and gravity component)."""
+    return wave - wave.mean()
+
+
+def frame_spectra(windows, frame, hop):
+    """Log power of Hann-windowed frames: (n, samples) -> (n, frame // 2 + 1 bins, frames)."""
+    windows = np.asarray(windows, dtype=np.float64)
+    n_frames = 1 + (windows.shape[1] - frame) // hop
+    taper = np.hanning(frame + 1)[:-1]
+    idx = np.arange(frame)[None, :] + hop * np.arange(n_frames)[:, None]
+    frames = windows[:, idx] * taper
+    power = np.abs(np.fft.rfft(frames, axis=-1)) ** 2 / (taper ** 2).sum()
+    return np.log(power + 1e-6).transpose(0, 2, 1).astype(np.float32)
+
+
+def bin_frequencies(frame, rate):
+    return np.fft.rfftfreq(frame, 1.0 / rate)
