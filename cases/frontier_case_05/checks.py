@@ -39,3 +39,23 @@ def check_stations(stations, warn=print):
             warnings.append(msg)
             warn(msg)
     return warnings
+
+
+def check_weather(stations, warn=print, temp_range=(-30.0, 45.0)):
+    """The weather feed is the same city-wide series in every export: it must agree across stations
+    and stay in a plausible range."""
+    ref = stations[0]
+    for st in stations[1:]:
+        if len(st) == len(ref) and not np.allclose(st.temp_c, ref.temp_c):
+            raise ExportError(f"{st.name}: temperature feed differs from {ref.name}'s")
+    lo, hi = temp_range
+    if ref.temp_c.min() < lo or ref.temp_c.max() > hi:
+        raise ExportError(f"temperature outside {lo}..{hi} C")
+    if np.any(ref.rain_mm < 0):
+        raise ExportError("negative rainfall")
+    wet = float(np.mean(ref.rain_mm > 0))
+    if wet > 0.5:
+        msg = f"warning: rain recorded on {100 * wet:.0f}% of hours (feed stuck?)"
+        warn(msg)
+        return [msg]
+    return []

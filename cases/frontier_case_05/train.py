@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from callbacks import ConsoleLogger, EarlyStopping, History, JsonlWriter, LRScheduler
-from checks import check_stations
+from checks import check_stations, check_weather
 from config import load_config
 from data import load_stations, split_holdout
 from export import save_run
@@ -34,6 +34,7 @@ def prepare(cfg, print_fn=print):
     stations = load_stations(cfg.data.data_dir, cfg.data.stations or None)
     if cfg.data.check:
         check_stations(stations, warn=print_fn)
+        check_weather(stations, warn=print_fn)
     names = [st.name for st in stations]
     train_st, held_st = split_holdout(stations, cfg.data.holdout_weeks)
     train_t = build_table(train_st, names, cfg.features.harmonics, cfg.features.weather)

@@ -2,8 +2,9 @@
 
 from models.linear import LinearDock
 from models.mlp import DockMLP
+from models.residual import DockResMLP
 
-REGISTRY = {"linear": LinearDock, "mlp": DockMLP}
+REGISTRY = {"linear": LinearDock, "mlp": DockMLP, "resmlp": DockResMLP}
 
 
 def build_model(mcfg, n_features, n_stations):
