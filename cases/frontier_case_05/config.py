@@ -17,7 +17,6 @@ class DataConfig:
     stations: list = field(default_factory=list)
     holdout_weeks: int = 2
     check: bool = True
-    target_scale_q: float = 0.98
 
 
 @dataclass
@@ -49,6 +48,7 @@ class TrainConfig:
     seed: int = 0
     epochs: int = 10
     batch_size: int = 64
+    loss: str = "mse"
     patience: int = 0
     out_dir: str = ""
 

@@ -1,9 +1,7 @@
 """Scaling between raw units and what the model sees.
 
-Inputs are standardized with the training rows' statistics. Targets are mapped to the unit range
-by a robust maximum (a high quantile of the training targets rather than the single largest count,
-so one glitchy counter reading cannot squash every other hour towards zero); predictions are mapped
-back with the same scale.
+Inputs are standardized with the training rows' statistics. Targets are divided by the largest
+training count, so they lie in the unit range; predictions are mapped back with the same scale.
 """
 
 import numpy as np
@@ -24,26 +22,21 @@ class InputScaler:
 
 
 class TargetScaler:
-    def __init__(self, quantile=0.98):
-        self.quantile = quantile
-
     def fit(self, y):
-        self.scale = float(np.quantile(y, self.quantile))
-        if self.scale <= 0:
-            self.scale = float(y.max()) or 1.0
+        self.scale = float(np.max(y)) or 1.0
         return self
 
     def transform(self, y):
-        return np.clip(y / self.scale, 0.0, 1.0).astype(np.float32)
+        return (np.asarray(y) / self.scale).astype(np.float32)
 
     def inverse(self, z):
         return np.asarray(z, dtype=np.float64) * self.scale
 
     def state(self):
-        return {"quantile": self.quantile, "scale": self.scale}
+        return {"scale": self.scale}
 
 
 def fit_scalers(train_table, cfg):
     xs = InputScaler().fit(train_table.x)
-    ys = TargetScaler(cfg.data.target_scale_q).fit(train_table.y)
+    ys = TargetScaler().fit(train_table.y)
     return xs, ys

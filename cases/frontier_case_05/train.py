@@ -17,6 +17,7 @@ from config import load_config
 from data import load_stations, split_holdout
 from export import save_run
 from features import build_table
+from losses import build_loss
 from metrics import bias, format_report, mae, station_report
 from models import build_model, count_params
 from optim import build_optimizer, build_scheduler
@@ -70,7 +71,8 @@ def run(cfg, print_fn=print):
         callbacks.insert(0, LRScheduler(build_scheduler(optimizer, cfg.optim, cfg.train.epochs)))
     if cfg.train.out_dir:
         callbacks.append(JsonlWriter(f"{cfg.train.out_dir}/history.jsonl"))
-    trainer = Trainer(model, optimizer, callbacks, grad_clip=cfg.optim.grad_clip)
+    trainer = Trainer(model, optimizer, callbacks, grad_clip=cfg.optim.grad_clip,
+                      loss_fn=build_loss(cfg.train.loss))
 
     def validate():
         pred = predict_counts(trainer, held_t, xs, ys)

@@ -13,8 +13,9 @@ def batches(n, batch_size, rng):
 
 
 class Trainer:
-    def __init__(self, model, optimizer, callbacks=(), grad_clip=0.0):
+    def __init__(self, model, optimizer, callbacks=(), grad_clip=0.0, loss_fn=F.mse_loss):
         self.model, self.optimizer = model, optimizer
+        self.loss_fn = loss_fn
         self.callbacks = list(callbacks)
         self.grad_clip = grad_clip
         self.stop = False
@@ -31,7 +32,7 @@ class Trainer:
         for idx in batches(len(z), batch_size, rng):
             idx = torch.from_numpy(idx)
             pred = self.model(x[idx], s[idx])
-            loss = F.mse_loss(pred, z[idx])
+            loss = self.loss_fn(pred, z[idx])
             self.optimizer.zero_grad(set_to_none=True)
             loss.backward()
             if self.grad_clip > 0:
