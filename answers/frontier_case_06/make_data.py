@@ -86,9 +86,17 @@ def ticket(rng, i):
     return {"id": f"T{i:05d}", "channel": channel, "queue": queue, "text": text}
 
 
-def main(case_dir):
+def all_tickets():
     rng = random.Random(20261205)
-    rows = [ticket(rng, i) for i in range(4200)]
+    return [ticket(rng, i) for i in range(4200)]
+
+
+def val_tickets():
+    return all_tickets()[3000:]
+
+
+def main(case_dir):
+    rows = all_tickets()
     out = Path(case_dir) / "data"
     out.mkdir(exist_ok=True)
     for name, part in (("train", rows[:3000]), ("val", rows[3000:])):
