@@ -1,5 +1,6 @@
 """Trainer callbacks: console logging, periodic validation, checkpointing."""
 
+import json
 import time
 from pathlib import Path
 
@@ -61,3 +62,52 @@ class Checkpoint(Callback):
     def on_train_end(self, trainer):
         self.out_dir.mkdir(parents=True, exist_ok=True)
         torch.save({"model": trainer.model.state_dict(), "itos": trainer.vocab.itos}, self.out_dir / "router.pt")
+
+
+class EarlyStopping(Callback):
+    """Stops after `patience` periodic evaluations without a better macro-F1 (needs PeriodicEval first)."""
+
+    def __init__(self, evaluator, patience):
+        self.evaluator = evaluator
+        self.patience = patience
+        self.best = -1.0
+        self.bad = 0
+        self.seen = 0
+
+    def on_step_end(self, trainer, step, loss):
+        history = self.evaluator.history
+        if len(history) == self.seen:
+            return
+        self.seen = len(history)
+        score = history[-1][2]
+        if score > self.best:
+            self.best, self.bad = score, 0
+        else:
+            self.bad += 1
+            if self.bad >= self.patience:
+                trainer.stop = True
+
+
+class MetricsFile(Callback):
+    """Appends one JSON line per logged step and the final summary to `path`."""
+
+    def __init__(self, path, every):
+        self.path = Path(path)
+        self.every = every
+
+    def on_train_begin(self, trainer):
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text("")
+
+    def _write(self, record):
+        with open(self.path, "a") as f:
+            f.write(json.dumps(record) + "\n")
+
+    def on_step_end(self, trainer, step, loss):
+        if self.every and (step + 1) % self.every == 0:
+            self._write({"step": step + 1, "loss": loss, "lr": trainer.optimizer.param_groups[0]["lr"]})
+
+    def on_train_end(self, trainer):
+        summary = trainer.evaluate()
+        self._write({"final": True, "accuracy": summary["accuracy"], "macro_f1": summary["macro_f1"],
+                     "recall": {q: v["recall"] for q, v in summary["per_queue"].items()}})

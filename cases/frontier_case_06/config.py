@@ -16,6 +16,7 @@ class DataConfig:
 
 @dataclass
 class ModelConfig:
+    kind: str = "transformer"
     d_model: int = 64
     n_heads: int = 4
     n_layers: int = 2
@@ -45,6 +46,8 @@ class TrainConfig:
     log_every: int = 100
     eval_every: int = 0
     out_dir: str = ""
+    patience: int = 0
+    metrics_file: str = ""
     label_smoothing: float = 0.0
 
 
@@ -115,3 +118,24 @@ def cli_config(argv=None, description="train the ticket router"):
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     args, rest = parser.parse_known_args(argv)
     return load_config(args.config, args.set), rest
+
+
+def to_dict(cfg):
+    """The config as plain nested dicts (tuples as lists), for run folders and sweep records."""
+    out = {}
+    for f in fields(cfg):
+        value = getattr(cfg, f.name)
+        if is_dataclass(value):
+            out[f.name] = to_dict(value)
+        elif isinstance(value, tuple):
+            out[f.name] = list(value)
+        else:
+            out[f.name] = value
+    return out
+
+
+def save_config(cfg, path):
+    import json
+
+    with open(path, "w") as f:
+        json.dump(to_dict(cfg), f, indent=1, sort_keys=True)

@@ -81,6 +81,10 @@ class TicketEncoder(nn.Module):
 
 
 def build_model(model_cfg, vocab_size, n_classes, max_len):
+    if model_cfg.kind == "bag":
+        from baseline import build_baseline
+
+        return build_baseline(model_cfg, vocab_size, n_classes)
     return TicketEncoder(vocab_size, n_classes, max_len, model_cfg.d_model, model_cfg.n_heads,
                          model_cfg.n_layers, model_cfg.d_ff, model_cfg.dropout, model_cfg.pool)
 

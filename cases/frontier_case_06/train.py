@@ -2,12 +2,13 @@
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
-from callbacks import Checkpoint, ConsoleLogger, PeriodicEval
+from callbacks import Checkpoint, ConsoleLogger, EarlyStopping, MetricsFile, PeriodicEval
 from checks import check_records, rare_queues
-from config import cli_config
+from config import cli_config, save_config
 from dataset import QUEUES, load_splits
 from metrics import format_report
 from model import build_model, count_parameters
@@ -31,9 +32,16 @@ def run(cfg):
           f"{count_parameters(model)} parameters")
     callbacks = [ConsoleLogger(cfg.train.log_every)]
     if cfg.train.eval_every:
-        callbacks.append(PeriodicEval(cfg.train.eval_every))
+        evaluator = PeriodicEval(cfg.train.eval_every)
+        callbacks.append(evaluator)
+        if cfg.train.patience:
+            callbacks.append(EarlyStopping(evaluator, cfg.train.patience))
+    if cfg.train.metrics_file:
+        callbacks.append(MetricsFile(cfg.train.metrics_file, cfg.train.log_every))
     if cfg.train.out_dir:
         callbacks.append(Checkpoint(cfg.train.out_dir))
+        Path(cfg.train.out_dir).mkdir(parents=True, exist_ok=True)
+        save_config(cfg, Path(cfg.train.out_dir) / "config.json")
     trainer = Trainer(cfg, model, vocab, train_set, val_set, callbacks)
     trainer.fit()
     preds = trainer.predict(val_set)

@@ -21,6 +21,7 @@ class Trainer:
         self.scheduler = build_scheduler(self.optimizer, cfg.optim, self.total_steps)
         self.generator = torch.Generator().manual_seed(cfg.train.seed)
         self.step = 0
+        self.stop = False
 
     def _emit(self, event, *args):
         for cb in self.callbacks:
@@ -44,7 +45,11 @@ class Trainer:
                 loss = self.train_step(ids, lengths, labels)
                 self._emit("on_step_end", self.step, loss)
                 self.step += 1
+                if self.stop:
+                    break
             self._emit("on_epoch_end", epoch)
+            if self.stop:
+                break
         self._emit("on_train_end")
         return self.model
 
