@@ -1,7 +1,5 @@
 """A small pre-LN transformer encoder with masked mean pooling and a linear classification head."""
 
-import math
-
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -20,10 +18,8 @@ class SelfAttention(nn.Module):
         b, t, d = x.shape
         q, k, v = self.qkv(x).split(d, dim=2)
         q, k, v = (z.view(b, t, self.n_heads, d // self.n_heads).transpose(1, 2) for z in (q, k, v))
-        att = (q @ k.transpose(-2, -1)) / math.sqrt(d // self.n_heads)
-        att = att.masked_fill(pad_mask[:, None, None, :], float("-inf"))
-        att = self.drop(F.softmax(att, dim=-1))
-        y = (att @ v).transpose(1, 2).reshape(b, t, d)
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=~pad_mask[:, None, None, :])
+        y = y.transpose(1, 2).reshape(b, t, d)
         return self.drop(self.proj(y))
 
 
