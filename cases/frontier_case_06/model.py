@@ -18,7 +18,8 @@ class SelfAttention(nn.Module):
         b, t, d = x.shape
         q, k, v = self.qkv(x).split(d, dim=2)
         q, k, v = (z.view(b, t, self.n_heads, d // self.n_heads).transpose(1, 2) for z in (q, k, v))
-        y = F.scaled_dot_product_attention(q, k, v, attn_mask=~pad_mask[:, None, None, :])
+        visible = ~pad_mask[:, None, None, :]
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=visible)
         y = y.transpose(1, 2).reshape(b, t, d)
         return self.drop(self.proj(y))
 
@@ -29,7 +30,9 @@ class Block(nn.Module):
         self.ln_1 = nn.LayerNorm(d_model)
         self.attn = SelfAttention(d_model, n_heads, dropout)
         self.ln_2 = nn.LayerNorm(d_model)
-        self.mlp = nn.Sequential(nn.Linear(d_model, d_ff), nn.GELU(), nn.Linear(d_ff, d_model), nn.Dropout(dropout))
+        self.mlp = nn.Sequential(
+            nn.Linear(d_model, d_ff), nn.GELU(), nn.Linear(d_ff, d_model), nn.Dropout(dropout)
+        )
 
     def forward(self, x, pad_mask):
         x = x + self.attn(self.ln_1(x), pad_mask)
