@@ -37,9 +37,9 @@ BOT_GREET = [
     "[bot] good day you are chatting with sam the support assistant",
 ]
 BOT_MENU = [
-    "[bot] i can help with orders delivery billing sign in returns and more",
-    "[bot] popular topics orders payments account returns app help",
-    "[bot] you can ask me about delivery invoices login returns or technical questions",
+    "[bot] i can check a payment invoice or charge track a delivery parcel or reset a login password",
+    "[bot] popular topics invoice and payment questions delivery tracking login and password help",
+    "[bot] ask me about a charge or invoice a parcel delivery or a locked login",
 ]
 SMALL_TALK = [
     "[customer] hi", "[customer] hello", "[customer] are you a real person",
@@ -53,7 +53,7 @@ SMALL_TALK = [
 ]
 
 
-def message(rng, queue):
+def message(rng, queue, fill=(8, 30)):
     words = QUEUES[queue][1].split()
     rare = queue not in COMMON
     k = rng.randint(1, 2) if rare else rng.randint(2, 3)
@@ -61,45 +61,66 @@ def message(rng, queue):
     if not rare and rng.random() < 0.15:
         other = rng.choice([q for q in COMMON if q != queue])
         toks.append(rng.choice(QUEUES[other][1].split()))
-    toks += [rng.choice(FILLER) for _ in range(rng.randint(8, 30))]
+    toks += [rng.choice(FILLER) for _ in range(rng.randint(*fill))]
     rng.shuffle(toks)
     return " ".join(toks)
+
+
+def chat_text(rng, queue):
+    lines = [rng.choice(BOT_GREET), rng.choice(BOT_MENU)]
+    talk = rng.sample(SMALL_TALK[:-1], rng.randint(0, 2))
+    if rng.random() < 0.4:
+        talk.insert(0, "[customer] " + " ".join(rng.sample(QUEUES[queue][1].split(), 1) + [rng.choice(FILLER)]))
+    lines += talk
+    msg = message(rng, queue, fill=(3, 12)).split()
+    while True:
+        text = "\n".join(lines + ["[customer] " + " ".join(msg)])
+        if len(text.split()) <= 46 or len(lines) <= 2:
+            break
+        lines.pop(2)
+    return text
 
 
 def ticket(rng, i):
     names = list(QUEUES)
     queue = rng.choices(names, weights=[QUEUES[q][0] for q in names])[0]
     channel = rng.choices(["email", "web", "chat"], weights=[0.50, 0.34, 0.16])[0]
-    msg = message(rng, queue)
-    if channel == "email":
-        text = "subject " + " ".join(msg.split()[:4]) + " . " + msg
-    elif channel == "web":
-        text = msg
+    if channel == "chat":
+        text = chat_text(rng, queue)
     else:
-        parts = [rng.choice(BOT_GREET), rng.choice(BOT_MENU)]
-        talk = rng.sample(SMALL_TALK[:-1], rng.randint(5, 9))
-        if rng.random() < 0.4:
-            hint = rng.sample(QUEUES[queue][1].split(), 1) + [rng.choice(FILLER) for _ in range(3)]
-            talk.insert(rng.randint(0, 2), "[customer] " + " ".join(hint))
-        parts += talk + [SMALL_TALK[-1]]
-        text = " ".join(parts) + " [customer] " + msg
+        msg = message(rng, queue)
+        text = "subject " + " ".join(msg.split()[:4]) + "\n" + msg if channel == "email" else msg
     return {"id": f"T{i:05d}", "channel": channel, "queue": queue, "text": text}
 
 
 def all_tickets():
+    """4,200 tickets; 3% of email and web tickets are followed by a re-sent copy (the same text under a new
+    id), as the helpdesk export has them."""
     rng = random.Random(20261205)
-    return [ticket(rng, i) for i in range(4200)]
+    rows = []
+    for i in range(4200):
+        t = ticket(rng, i)
+        rows.append(t)
+        if t["channel"] != "chat" and rng.random() < 0.03:
+            again = dict(t, id=t["id"] + "r")
+            rows.append(again)
+    return rows
+
+
+def split_index():
+    rows = all_tickets()
+    return next(k for k, r in enumerate(rows) if r["id"] == "T03000")
 
 
 def val_tickets():
-    return all_tickets()[3000:]
+    return all_tickets()[split_index():]
 
 
 def main(case_dir):
-    rows = all_tickets()
+    rows, k = all_tickets(), split_index()
     out = Path(case_dir) / "data"
     out.mkdir(exist_ok=True)
-    for name, part in (("train", rows[:3000]), ("val", rows[3000:])):
+    for name, part in (("train", rows[:k]), ("val", rows[k:])):
         with open(out / f"tickets_{name}.jsonl", "w") as f:
             for r in part:
                 f.write(json.dumps(r) + "\n")
