@@ -1,5 +1,9 @@
 """frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py), and the
-decider's own rebuild of the validation features with an anti-aliased change of clock. MLDB-CANARY-frontier_case_14-63650fbbfce09824
+decider's count of the distinct recordings in a training export. MLDB-CANARY-frontier_case_14-63650fbbfce09824
+
+The export files alarm filings as ALARM_CAPTURES distinct recordings under one minute stamp
+(capture numbers 0..2), and re-sends RESENT of its rows verbatim. A correct repeat removal keeps
+every distinct recording once: the key must tell the captures of one filing apart.
 """
 from dataclasses import dataclass
 
@@ -37,6 +41,8 @@ class Recording:
     logger: str
     label: int
     pump: int
+    stamp: str = ""
+    capture: int = 0
 
 
 def band_noise(rng, n, length, rate, lo, hi, level):
@@ -84,12 +90,40 @@ def _render(rng, logger, labels):
     return wave.astype(np.float32)
 
 
+CONDITION_MIX = (0.3, 0.175, 0.175, 0.175, 0.175)
+ALARM_RATE = (0.02, 0.9, 0.1, 0.1, 0.1)   # how often a condition trips the logger alarm
+ALARM_CAPTURES = 3                        # an alarm files this many captures under one minute
+RESENT = 0.03
+
+
+def _events(rng, n):
+    """Conditions of the filings and how many captures each filed, until ``n`` rows."""
+    conds, sizes, total = [], [], 0
+    while total < n:
+        c = int(rng.choice(len(CLASSES), p=CONDITION_MIX))
+        k = ALARM_CAPTURES if rng.random() < ALARM_RATE[c] else 1
+        conds.append(c)
+        sizes.append(k)
+        total += k
+    return np.array(conds), np.array(sizes)
+
+
+def _stamp(minute):
+    day, rest = divmod(int(minute), 24 * 60)
+    return "2025-%02d-%02dT%02d:%02d" % (1 + (day // 28) % 12, 1 + day % 28, rest // 60, rest % 60)
+
+
 def generate(n, seed):
-    """``n`` recordings drawn from the archive's mix of conditions, pumps and loggers."""
+    """``n`` rows of the export: the archive's mix of conditions, pumps and loggers."""
     rng = np.random.default_rng(seed)
-    labels = rng.integers(0, len(CLASSES), size=n)
-    pumps = rng.integers(0, 12, size=n)
-    which = rng.choice(len(LOGGERS), size=n, p=[lg.share for lg in LOGGERS])
+    conds, sizes = _events(rng, n)
+    m = len(conds)
+    clock = int(rng.integers(0, 1000)) + np.cumsum(rng.integers(1, 40, size=m))
+    labels = np.repeat(conds, sizes)[:n]
+    pumps = np.repeat(rng.integers(0, 12, size=m), sizes)[:n]
+    which = np.repeat(rng.choice(len(LOGGERS), size=m, p=[lg.share for lg in LOGGERS]), sizes)[:n]
+    minute = np.repeat(clock, sizes)[:n]
+    capture = np.concatenate([np.arange(k) for k in sizes])[:n]
     out = [None] * n
     for i, logger in enumerate(LOGGERS):
         idx = np.flatnonzero(which == i)
@@ -97,55 +131,19 @@ def generate(n, seed):
             continue
         waves = _render(rng, logger, labels[idx])
         for row, j in enumerate(idx):
-            out[j] = Recording(waves[row], logger.rate, logger.name, int(labels[j]), int(pumps[j]))
+            out[j] = Recording(waves[row], logger.rate, logger.name, int(labels[j]), int(pumps[j]),
+                               _stamp(minute[j]), int(capture[j]))
+    for j in np.flatnonzero(rng.random(n) < RESENT):
+        src = out[int(rng.integers(0, n))]
+        out[j] = Recording(src.wave.copy(), src.rate, src.logger, src.label, src.pump, src.stamp, src.capture)
     return out
 
 
-# ---- the decider's reference pipeline (the case's stages with the clock change low-passed) ----
-
-TARGET_RATE, WINDOW, FRAME, HOP = 1000, 512, 64, 32
-VAL_SEED_OFFSET = 7919
+# ---- the decider's count ----
 
 
-def on_model_clock(wave, rate, aliased=False):
-    wave = np.asarray(wave, dtype=np.float64)
-    if rate == TARGET_RATE:
-        return wave
-    n_out = int(np.floor(len(wave) / rate * TARGET_RATE + 1e-9))
-    if not aliased:
-        from fractions import Fraction
-
-        from scipy.signal import resample_poly
-
-        ratio = Fraction(TARGET_RATE, rate)
-        return resample_poly(wave, ratio.numerator, ratio.denominator)[:n_out]
-    t_src = np.arange(len(wave)) / rate
-    return np.interp(np.arange(n_out) / TARGET_RATE, t_src, wave)
-
-
-def log_frames(windows):
-    n_frames = 1 + (windows.shape[1] - FRAME) // HOP
-    taper = np.hanning(FRAME + 1)[:-1]
-    idx = np.arange(FRAME)[None, :] + HOP * np.arange(n_frames)[:, None]
-    power = np.abs(np.fft.rfft(windows[:, idx] * taper, axis=-1)) ** 2 / (taper ** 2).sum()
-    return np.log(power + 1e-6).transpose(0, 2, 1)
-
-
-def split_features(recs, aliased=False):
-    rows = []
-    for rec in recs:
-        w = on_model_clock(rec.wave, rec.rate, aliased)
-        w = w - w.mean()
-        start = (len(w) - WINDOW) // 2
-        rows.append(w[start:start + WINDOW])
-    return log_frames(np.stack(rows))
-
-
-def validation_features(seed, n_train=1200, n_val=600, aliased=False):
-    """(standardized validation features, logger names, labels) as the fixed pipeline makes them."""
-    train = split_features(generate(n_train, seed), aliased)
-    val_recs = generate(n_val, seed + VAL_SEED_OFFSET)
-    val = split_features(val_recs, aliased)
-    mean = train.mean(axis=(0, 2), keepdims=True)
-    std = train.std(axis=(0, 2), keepdims=True) + 1e-5
-    return (val - mean) / std, [r.logger for r in val_recs], np.array([r.label for r in val_recs])
+def distinct_training_rows(seed, n_train=1200):
+    """How many distinct recordings the seed's training export holds (verbatim re-sends counted once)."""
+    recs = generate(n_train, seed)
+    keys = {(r.pump, r.logger, r.stamp, r.capture, r.wave.tobytes()) for r in recs}
+    return len(keys)

@@ -30,6 +30,17 @@ def recordings(cfg, split):
     return synth.generate(n, seed)
 
 
+def unique(recs):
+    """The export's rows with repeats removed (first occurrence kept, order preserved)."""
+    seen, out = set(), []
+    for rec in recs:
+        key = (rec.pump, rec.logger, rec.stamp)
+        if key not in seen:
+            seen.add(key)
+            out.append(rec)
+    return out
+
+
 def waveforms(recs, cfg):
     rows = []
     for rec in recs:
@@ -62,7 +73,7 @@ class Standardizer:
 
 def build_splits(cfg):
     """(train, val, standardizer); the standardizer is fitted on the training split only."""
-    train_recs, val_recs = recordings(cfg, "train"), recordings(cfg, "val")
+    train_recs, val_recs = unique(recordings(cfg, "train")), recordings(cfg, "val")
     train_x, val_x = features(train_recs, cfg), features(val_recs, cfg)
     scaler = Standardizer().fit(train_x)
 

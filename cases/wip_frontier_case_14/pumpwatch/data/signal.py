@@ -1,21 +1,23 @@
 """Signal helpers: a common timebase, fixed-length windows and log-power spectrogram frames."""
 
+from fractions import Fraction
+
 import numpy as np
+from scipy.signal import resample_poly
 
 
 def to_timebase(wave, rate, target_rate):
     """Express a recording on the model's sample clock (``target_rate`` samples per second).
 
-    The loggers in the archive run at different rates; the model is trained on one clock, so every
-    recording is read off at the instants of that clock.
+    The loggers in the archive run at different rates; the model is trained on one clock
+    (polyphase resampling, scipy's default Kaiser-windowed filter).
     """
     if rate == target_rate:
         return np.asarray(wave, dtype=np.float32)
     wave = np.asarray(wave, dtype=np.float64)
-    duration = len(wave) / rate
-    t_src = np.arange(len(wave)) / rate
-    t_dst = np.arange(int(np.floor(duration * target_rate + 1e-9))) / target_rate
-    return np.interp(t_dst, t_src, wave).astype(np.float32)
+    ratio = Fraction(int(target_rate), int(rate))
+    n_out = (len(wave) * int(target_rate)) // int(rate)
+    return resample_poly(wave, ratio.numerator, ratio.denominator)[:n_out].astype(np.float32)
 
 
 def center_window(wave, length):

@@ -1,16 +1,10 @@
-"""Synthetic stand-in for the plant's vibration archive.
+"""Synthetic stand-in for the plant's vibration archive export.
 
-The real recordings stay on the plant network; this module renders recordings with the same
-interface: one accelerometer channel per recording, sampled at its logger's native rate, with the
-logger's analog front end limiting the bandwidth. A recording holds the shaft tone and its second
-harmonic, the condition's own signature, the impeller's flow hiss and the sensor's noise floor.
-
-Conditions:
-  normal        shaft tone and harmonic only
-  imbalance     a strong tone at the shaft rate (1x)
-  misalignment  strong 2x and 3x harmonics
-  bearing       a resonance (250-330 Hz) struck at the outer-race defect rate
-  cavitation    broadband collapse noise between 140 and 420 Hz
+The real recordings stay on the plant network; this module renders rows with the same interface as
+the export: one accelerometer channel per recording at its logger's native rate, the pump, the
+logger, the minute the capture was filed under, the capture number within that filing, and the
+condition the operators logged. Like the real export it is not free of repeats (rows re-sent by a
+logger after a dropped connection).
 """
 
 from dataclasses import dataclass
@@ -49,6 +43,8 @@ class Recording:
     logger: str
     label: int
     pump: int
+    stamp: str = ""
+    capture: int = 0
 
 
 def band_noise(rng, n, length, rate, lo, hi, level):
@@ -96,12 +92,40 @@ def _render(rng, logger, labels):
     return wave.astype(np.float32)
 
 
+CONDITION_MIX = (0.3, 0.175, 0.175, 0.175, 0.175)
+ALARM_RATE = (0.02, 0.9, 0.1, 0.1, 0.1)   # how often a condition trips the logger alarm
+ALARM_CAPTURES = 3                        # an alarm files this many captures under one minute
+RESENT = 0.03
+
+
+def _events(rng, n):
+    """Conditions of the filings and how many captures each filed, until ``n`` rows."""
+    conds, sizes, total = [], [], 0
+    while total < n:
+        c = int(rng.choice(len(CLASSES), p=CONDITION_MIX))
+        k = ALARM_CAPTURES if rng.random() < ALARM_RATE[c] else 1
+        conds.append(c)
+        sizes.append(k)
+        total += k
+    return np.array(conds), np.array(sizes)
+
+
+def _stamp(minute):
+    day, rest = divmod(int(minute), 24 * 60)
+    return "2025-%02d-%02dT%02d:%02d" % (1 + (day // 28) % 12, 1 + day % 28, rest // 60, rest % 60)
+
+
 def generate(n, seed):
-    """``n`` recordings drawn from the archive's mix of conditions, pumps and loggers."""
+    """``n`` rows of the export: the archive's mix of conditions, pumps and loggers."""
     rng = np.random.default_rng(seed)
-    labels = rng.integers(0, len(CLASSES), size=n)
-    pumps = rng.integers(0, 12, size=n)
-    which = rng.choice(len(LOGGERS), size=n, p=[lg.share for lg in LOGGERS])
+    conds, sizes = _events(rng, n)
+    m = len(conds)
+    clock = int(rng.integers(0, 1000)) + np.cumsum(rng.integers(1, 40, size=m))
+    labels = np.repeat(conds, sizes)[:n]
+    pumps = np.repeat(rng.integers(0, 12, size=m), sizes)[:n]
+    which = np.repeat(rng.choice(len(LOGGERS), size=m, p=[lg.share for lg in LOGGERS]), sizes)[:n]
+    minute = np.repeat(clock, sizes)[:n]
+    capture = np.concatenate([np.arange(k) for k in sizes])[:n]
     out = [None] * n
     for i, logger in enumerate(LOGGERS):
         idx = np.flatnonzero(which == i)
@@ -109,5 +133,9 @@ def generate(n, seed):
             continue
         waves = _render(rng, logger, labels[idx])
         for row, j in enumerate(idx):
-            out[j] = Recording(waves[row], logger.rate, logger.name, int(labels[j]), int(pumps[j]))
+            out[j] = Recording(waves[row], logger.rate, logger.name, int(labels[j]), int(pumps[j]),
+                               _stamp(minute[j]), int(capture[j]))
+    for j in np.flatnonzero(rng.random(n) < RESENT):
+        src = out[int(rng.integers(0, n))]
+        out[j] = Recording(src.wave.copy(), src.rate, src.logger, src.label, src.pump, src.stamp, src.capture)
     return out
