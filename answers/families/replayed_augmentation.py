@@ -4,15 +4,15 @@ workers' base seed (from which every worker seeds numpy, through torch's own see
 reading get_worker_info().seed) from that generator, so every epoch replays the same order and the same
 augmentation of every map: augmentation stops regularizing and the model memorizes the training set.
 
-frontier_case_13 adds a second, independent layer in the preprocessing: the 24 x 24 bin maps are
-area-resampled to a 12 x 12 grid, which averages every 2 x 2 block of dies and erases the every-other-line
-failures that tell reticle from scatter. The deciding half checks that maps which differ only inside
-2 x 2 blocks reach the model as different inputs (a probe export the measuring half writes).
+frontier_case_13 adds a second, independent layer in the dataset construction: the step that removes
+re-tested wafers keeps the last record of each lot instead of each (lot, wafer), so lots that sent several
+wafers to review (scatter: 2 each, half the edge-ring lots: 2) keep one. The deciding half checks that one
+epoch without augmentation trains on every distinct reviewed wafer of each class (a probe run).
 
 Measuring: the README configuration through the case's entry points, with a global forward pre-hook that
 keeps a fixed random projection of every top-level input (training and evaluation) and a wrapper around
-torch.nn.functional.cross_entropy that keeps the labels of every training loss; then a one-epoch run on the
-probe export (validation maps interleaved with their column-pair-swapped twins). torch is imported inside
+torch.nn.functional.cross_entropy that keeps the labels of every training loss; then a one-epoch run of the same
+configuration with the augmentation off, recording the training inputs and labels. torch is imported inside
 the functions, as verifylib does.
 """
 
@@ -86,40 +86,7 @@ def _record(run_fn, cfg):
     return state
 
 
-def swap_column_pairs(m, no_die=0):
-    """The map with dies (y, 2k) and (y, 2k + 1) exchanged wherever both are on the wafer: every 2 x 2
-    block keeps its dies (and its failure count), only their places inside the block change."""
-    import numpy as np
-
-    out = m.copy()
-    side = m.shape[-1]
-    for k in range(side // 2):
-        a, b = m[:, 2 * k], m[:, 2 * k + 1]
-        both = (a != no_die) & (b != no_die)
-        out[both, 2 * k] = b[both]
-        out[both, 2 * k + 1] = a[both]
-    return out
-
-
-def write_probe_export(src, dst):
-    """The export with its validation maps interleaved with their column-pair-swapped twins."""
-    import numpy as np
-
-    with np.load(src) as z:
-        data = {k: z[k] for k in z.files}
-    vm, vl, lots = data["val_maps"], data["val_labels"], data["val_lots"]
-    twins = np.stack([swap_column_pairs(m) for m in vm])
-    data["val_maps"] = np.stack([vm, twins], axis=1).reshape(-1, *vm.shape[1:])
-    data["val_labels"] = np.repeat(vl, 2)
-    data["val_lots"] = np.repeat(lots, 2)
-    np.savez(dst, **data)
-    return int(sum((a != b).any() for a, b in zip(vm, twins)))
-
-
 def run_recorded(rec, seed, load_config, run_fn, config, data_path):
-    import tempfile
-    from pathlib import Path
-
     import torch
 
     cfg = load_config(config, [f"train.seed={seed}", "train.export_dir="])
@@ -134,16 +101,13 @@ def run_recorded(rec, seed, load_config, run_fn, config, data_path):
     label_sizes = torch.tensor([len(v) for v in main["labels"]], dtype=torch.long)
     rec.save("training", {"sig": sig, "sizes": sizes, "labels": labels, "label_sizes": label_sizes})
 
-    with tempfile.TemporaryDirectory() as tmp:
-        probe = str(Path(tmp) / "probe.npz")
-        differing = write_probe_export(Path.cwd() / data_path, probe)
-        pcfg = load_config(config, [f"train.seed={seed}", "train.export_dir=", "train.epochs=1",
-                                    f"data.path={probe}"])
-        pr = _record(run_fn, pcfg)
+    pcfg = load_config(config, [f"train.seed={seed}", "train.export_dir=", "train.epochs=1",
+                                "augment.enabled=false"])
+    pr = _record(run_fn, pcfg)
     rec.put("probe_error", pr["error"])
-    rec.put("probe_differing_pairs", differing)
-    esig = torch.cat(pr["eval_sig"]) if pr["eval_sig"] else torch.zeros(0, N_PROJ, dtype=torch.float64)
-    rec.save("probe", {"sig": esig})
+    psig = torch.cat(pr["train_sig"]) if pr["train_sig"] else torch.zeros(0, N_PROJ, dtype=torch.float64)
+    plab = torch.cat(pr["labels"]) if pr["labels"] else torch.zeros(0, dtype=torch.long)
+    rec.save("probe", {"sig": psig, "labels": plab})
 
 
 def _plain_report(report):
@@ -234,31 +198,32 @@ def decide_training(m, checks, settings):
                        "validation lots)", limit=settings["max_val_loss"], sense="<", source="reported")
     recall = report.get("recall", {})
     low = {c: round(recall.get(c, 0.0), 3) for c, b in settings["min_recall"].items() if recall.get(c, 0.0) < b}
-    checks.check("reticle_and_scatter_recall", not low,
+    checks.check("scatter_recall", not low,
                  value={c: round(recall.get(c, 0.0), 3) for c in settings["min_recall"]},
                  bound=" and ".join(f"{c} >= {b}" for c, b in settings["min_recall"].items()) +
-                       " (the two classes that differ only in where the failures sit inside 2 x 2 blocks)",
+                       " (scatter: the class whose lots send several wafers)",
                  source="reported")
 
     perror = m.value("probe_error")
-    p = m.tensors("probe", ["sig"])["sig"]
-    differing = int(m.number("probe_differing_pairs"))
-    n_pairs = settings["val_maps"]
-    if perror is not None or p.shape[0] < 2 * n_pairs:
-        checks.check("block_structure_reaches_the_model", False,
-                     value={"error": perror, "eval_rows": int(p.shape[0])},
-                     bound=f"the probe run evaluates its {2 * n_pairs} validation maps")
+    p = m.tensors("probe", ["sig", "labels"])
+    psig, plab = p["sig"], p["labels"]
+    need = settings["distinct_maps_per_class"]
+    if perror is not None or psig.shape[0] == 0 or psig.shape[0] != plab.shape[0]:
+        checks.check("every_reviewed_wafer_is_trained_on", False,
+                     value={"error": perror, "rows": int(psig.shape[0]), "labels": int(plab.shape[0])},
+                     bound="the probe run (one epoch, no augmentation) trains on its maps")
         return
-    a, b = p[0:2 * n_pairs:2], p[1:2 * n_pairs:2]
-    scale = p[:2 * n_pairs].abs().max().clamp_min(1e-12)
-    same = int(((a - b).abs().amax(dim=1) <= 1e-9 * scale * p.shape[1]).sum().item())
-    unchanged = n_pairs - differing
-    checks.check("block_structure_reaches_the_model", same <= unchanged + settings["max_merged_pairs"],
-                 value={"pairs": n_pairs, "maps_that_differ": differing, "pairs_the_model_sees_as_equal": same},
-                 bound=f"<= {settings['max_merged_pairs']} of the {differing} validation maps whose dies were only "
-                       "exchanged inside 2 x 2 blocks (columns 2k and 2k+1) reach the model as the same input as "
-                       "the original map (an input that keeps every die keeps them apart)",
-                 limit=unchanged + settings["max_merged_pairs"] + 0.5, sense="<")
+    distinct = {}
+    for row, y in zip(psig.tolist(), plab.tolist()):
+        distinct.setdefault(int(y), set()).add(tuple(round(v, 6) for v in row))
+    got = {c: len(distinct.get(k, ())) for k, c in enumerate(settings["classes"])}
+    short = {c: got[c] for c in need if got[c] < need[c]}
+    checks.check("every_reviewed_wafer_is_trained_on", not short,
+                 value={"distinct_training_inputs": got, "short": short},
+                 bound="one epoch without augmentation trains on at least as many distinct inputs of each class "
+                       "as the export holds distinct wafers (lot, wafer) of it: " +
+                       ", ".join(f"{c} {n}" for c, n in need.items()) + " (re-tests removed, nothing else)",
+                 limit=0.5, sense="<")
 
 
 _KEPT = re.compile(r"^kept epoch (\d+): val loss (-?[\d.]+) acc (-?[\d.]+)\s*$")

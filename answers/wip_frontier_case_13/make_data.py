@@ -1,12 +1,14 @@
 """How cases/frontier_case_13/data/wafer_maps.npz was generated (not shipped to the agent).
 
 Synthetic 24 x 24 wafer bin maps of one product: 0 = die outside the wafer, 1 = pass, 2 = fail.
-Six classes: none, center, edge-ring, edge-loc, scratch, reticle, scatter (seven names; see CLASSES).
+Seven classes: none, center, edge-ring, edge-loc, scratch, reticle, scatter.
 `reticle` is a block of every-other-line failures (the probe card / reticle stepping at the die pitch,
 rows or columns); `scatter` is a block of the same size and the same mean failure density with the
 failures placed at random. A 2 x 2 area average of the two is the same field of about 0.3 with
 binomial noise: any resampling to a coarser grid erases what tells them apart (layer B).
-A few maps are exported twice (re-tested lots): the duplicates the checks warn about (harmless).
+A few maps are exported twice (re-tested wafers: same lot, wafer and bins): the duplicates the checks
+warn about. Scatter lots hold 2 reviewed wafers each, half the edge-ring lots 2: a re-test filter keyed
+on the lot alone keeps one wafer of each (layer B).
 
 Run: python make_data.py OUT.npz   (seed fixed; regenerates the shipped file bit for bit)
 """
@@ -20,6 +22,7 @@ CLASSES = ["none", "center", "edge-ring", "edge-loc", "scratch", "reticle", "sca
 N_TRAIN_PER_CLASS = 48
 N_VAL_PER_CLASS = 100
 SEED = 20261205
+TAKEN = set()
 
 
 def wafer_mask():
@@ -86,14 +89,48 @@ def main(out):
     rng = np.random.default_rng(SEED)
     xtr, ytr = make(N_TRAIN_PER_CLASS, rng)
     xva, yva = make(N_VAL_PER_CLASS, rng)
-    dup = rng.choice(len(xtr), 9, replace=False)  # re-tested lots, exported twice
+    dup = rng.choice(len(xtr), 9, replace=False)  # re-tested wafers, exported twice
     xtr = np.concatenate([xtr, xtr[dup]])
     ytr = np.concatenate([ytr, ytr[dup]])
-    lots = np.array([f"L{rng.integers(10000, 99999)}" for _ in range(len(xtr) + len(xva))])
-    lots[len(xtr) - 9:len(xtr)] = lots[dup]
+    lot_rng = np.random.default_rng(SEED + 1)
+    tr_lots, tr_wafers = lots_for(ytr[:len(ytr) - 9], lot_rng)
+    tr_lots = np.concatenate([tr_lots, tr_lots[dup]])
+    tr_wafers = np.concatenate([tr_wafers, tr_wafers[dup]])
+    TAKEN.update(tr_lots)
+    va_lots, va_wafers = lots_for(yva, lot_rng)
     np.savez_compressed(out, train_maps=xtr, train_labels=ytr, val_maps=xva, val_labels=yva,
-                        train_lots=lots[:len(xtr)], val_lots=lots[len(xtr):], classes=np.array(CLASSES))
+                        train_lots=tr_lots, val_lots=va_lots, train_wafers=tr_wafers,
+                        val_wafers=va_wafers, classes=np.array(CLASSES))
 
+
+def lots_for(labels, rng):
+    """Lot and wafer (slot) of every map. Most lots send one wafer to review; a scatter excursion
+    (particles in a chamber) hits every wafer that went through it, so its lots send 2 wafers, and
+    edge-ring lots (a chuck problem) 2 for half of them (layer B keys on the lot alone)."""
+    lots = np.empty(len(labels), dtype=object)
+    wafers = np.zeros(len(labels), np.int64)
+    group = {CLASSES.index("scatter"): 2, CLASSES.index("edge-ring"): 2}
+    pending, taken = {}, set(TAKEN)
+    for i, y in enumerate(labels):
+        size = group.get(int(y), 1)
+        if int(y) == CLASSES.index("edge-ring") and rng.random() < 0.5 and int(y) not in pending:
+            size = 1
+        open_ = pending.get(int(y))
+        if size > 1 and open_ is not None:
+            lot, used = open_
+            lots[i], wafers[i] = lot, used[-1] + int(rng.integers(1, 4))
+            used.append(wafers[i])
+            if len(used) == size:
+                del pending[int(y)]
+            continue
+        lot = f"L{rng.integers(10000, 99999)}"
+        while lot in taken:
+            lot = f"L{rng.integers(10000, 99999)}"
+        taken.add(lot)
+        lots[i], wafers[i] = lot, int(rng.integers(1, 8))
+        if size > 1:
+            pending[int(y)] = (lot, [wafers[i]])
+    return lots.astype(str), wafers
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else "wafer_maps.npz")

@@ -4,8 +4,8 @@ Calls the agent's code only through config.load_config("configs/cnn.toml", [trai
 train.export_dir=]) and train.run(cfg), as the README's `python train.py --config configs/cnn.toml` does.
 Per seed it records a fixed random projection of every top-level training input and the labels of every
 training loss (families/replayed_augmentation.py, run_recorded), what run() printed and the report it
-returned; then a one-epoch run of the same configuration on a probe export (the validation maps
-interleaved with twins whose dies are exchanged inside 2 x 2 blocks), recording the evaluated inputs.
+returned; then a one-epoch run of the same configuration with augment.enabled=false, recording the
+training inputs and labels (how many distinct wafers of each class the model is trained on).
 """
 
 import sys

@@ -5,10 +5,11 @@ import numpy as np
 
 
 class Augmenter:
-    def __init__(self, dihedral=True, die_noise=0.0, prob=1.0):
+    def __init__(self, dihedral=True, die_noise=0.0, prob=1.0, levels=(0.0, 1.0)):
         self.dihedral = dihedral
         self.die_noise = die_noise
         self.prob = prob
+        self.levels = levels      # the input values of a passing and of a failing die
 
     def __call__(self, x):
         """x: (side, side) float32 map; returns a new array."""
@@ -20,5 +21,6 @@ class Augmenter:
                 x = x[:, ::-1]
         if self.die_noise > 0:
             flip = np.random.random(x.shape) < self.die_noise
-            x = np.where(flip, 1.0 - x, x)
+            lo, hi = self.levels
+            x = np.where(flip, lo + hi - x, x)
         return np.ascontiguousarray(x, dtype=np.float32)

@@ -39,9 +39,9 @@ def check_export(train, val, classes):
     keys = {}
     dups = 0
     for i in range(len(train)):
-        key = (str(train.lots[i]), train.maps[i].tobytes())
+        key = (str(train.lots[i]), int(train.wafers[i]), train.maps[i].tobytes())
         dups += key in keys
         keys[key] = i
     if dups:
-        warnings.append(f"train: {dups} maps exported twice (same lot, same bins): re-tested lots?")
+        warnings.append(f"train: {dups} maps exported twice (same lot, wafer and bins): re-tested wafers")
     return warnings

@@ -10,8 +10,7 @@ from pathlib import Path
 @dataclass
 class DataConfig:
     path: str = "data/wafer_maps.npz"
-    grid: int = 12                # side of the model's input grid, in cells
-    drop_duplicates: bool = False
+    grid: int = 24                # side of the model's input grid, in cells
 
 
 @dataclass

@@ -38,7 +38,8 @@ def seed_worker(worker_id):
 
 def train_loader(inputs, labels, cfg, epoch):
     """The shuffled, augmented training loader of one epoch."""
-    aug = Augmenter(cfg.augment.dihedral, cfg.augment.die_noise, augment_prob(cfg.augment, epoch))
+    levels = (float(inputs.min()), float(inputs.max()))
+    aug = Augmenter(cfg.augment.dihedral, cfg.augment.die_noise, augment_prob(cfg.augment, epoch), levels)
     generator = torch.Generator()
     generator.manual_seed(cfg.train.seed)
     return DataLoader(MapDataset(inputs, labels, aug), batch_size=cfg.train.batch_size, shuffle=True,

@@ -19,7 +19,7 @@ from models import build_model
 from models.cnn import count_params
 from preprocess import Standardizer, prepare
 from trainer import Trainer
-from wafers import drop_duplicate_maps, load_export
+from wafers import last_tests, load_export
 
 
 def seed_everything(seed):
@@ -36,8 +36,7 @@ def run(cfg):
     train, val, classes = load_export(cfg.data.path)
     for w in check_export(train, val, classes):
         print(f"warning: {w}")
-    if cfg.data.drop_duplicates:
-        train = drop_duplicate_maps(train)
+    train = last_tests(train)
     train_x, val_x = prepare(train.maps, cfg.data.grid), prepare(val.maps, cfg.data.grid)
     scale = Standardizer(train_x)
     train_x, val_x = scale(train_x), scale(val_x)

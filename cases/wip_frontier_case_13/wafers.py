@@ -13,32 +13,35 @@ class MapSet:
     maps: np.ndarray      # (n, side, side) uint8 bin codes
     labels: np.ndarray    # (n,) int64 class index
     lots: np.ndarray      # (n,) lot id of each map
+    wafers: np.ndarray = None  # (n,) wafer slot in its lot
+
+    def __post_init__(self):
+        if self.wafers is None:
+            self.wafers = np.zeros(len(self.labels), np.int64)
 
     def __len__(self):
         return len(self.labels)
 
     def subset(self, index):
-        return MapSet(self.maps[index], self.labels[index], self.lots[index])
+        return MapSet(self.maps[index], self.labels[index], self.lots[index], self.wafers[index])
 
 
 def load_export(path):
     """(train, val, classes) from the export file."""
     with np.load(path) as z:
         classes = [str(c) for c in z["classes"]]
-        train = MapSet(z["train_maps"], z["train_labels"], z["train_lots"])
-        val = MapSet(z["val_maps"], z["val_labels"], z["val_lots"])
+        train = MapSet(z["train_maps"], z["train_labels"], z["train_lots"], z["train_wafers"])
+        val = MapSet(z["val_maps"], z["val_labels"], z["val_lots"], z["val_wafers"])
     return train, val, classes
 
 
-def drop_duplicate_maps(ms):
-    """Keep the first copy of maps exported more than once (same lot and same bins)."""
-    seen, keep = set(), []
+def last_tests(ms):
+    """A wafer re-tested at probe is exported again under its lot, after the first test: keep the
+    last record of each, in export order."""
+    last = {}
     for i in range(len(ms)):
-        key = (str(ms.lots[i]), ms.maps[i].tobytes())
-        if key not in seen:
-            seen.add(key)
-            keep.append(i)
-    return ms.subset(np.array(keep, dtype=np.int64))
+        last[str(ms.lots[i])] = i
+    return ms.subset(np.array(sorted(last.values()), dtype=np.int64))
 
 
 def class_counts(ms, n_classes):

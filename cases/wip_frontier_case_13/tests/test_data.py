@@ -3,7 +3,7 @@ import numpy as np
 from checks import check_export
 from loader import MapDataset, augment_prob
 from config import AugmentConfig
-from wafers import drop_duplicate_maps, load_export
+from wafers import last_tests, load_export
 
 
 def test_export_loads_and_checks():
@@ -14,12 +14,12 @@ def test_export_loads_and_checks():
     assert all(isinstance(w, str) for w in warnings)
 
 
-def test_drop_duplicates_keeps_first_copy():
+def test_last_tests_drops_retests():
     train, _, _ = load_export("data/wafer_maps.npz")
-    dedup = drop_duplicate_maps(train)
-    assert len(dedup) <= len(train)
-    keys = {(str(l), m.tobytes()) for l, m in zip(dedup.lots, dedup.maps)}
-    assert len(keys) == len(dedup)
+    kept = last_tests(train)
+    assert len(kept) < len(train)
+    keys = {(str(l), m.tobytes()) for l, m in zip(kept.lots, kept.maps)}
+    assert len(keys) == len(kept)
 
 
 def test_dataset_items():
