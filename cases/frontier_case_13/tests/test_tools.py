@@ -24,7 +24,7 @@ def test_standardizer():
 
 
 def test_by_lot_groups():
-    maps = np.ones((3, 2, 2), np.uint8)
+    maps = np.ones((3, 4), np.uint8)
     ms = MapSet(maps, np.array([0, 1, 0]), np.array(["A", "A", "B"]))
     rows = by_lot(ms, ["x", "y"])
     assert [r["lot"] for r in rows] == ["A", "B"]

@@ -1,4 +1,4 @@
-"""wip_frontier_case_13, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_13-bf5bc45bdf41626b
+"""frontier_case_13, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_13-bf5bc45bdf41626b
 
 Calls the agent's code only through config.load_config("configs/cnn.toml", [train.seed=seed,
 train.export_dir=]) and train.run(cfg), as the README's `python train.py --config configs/cnn.toml` does.

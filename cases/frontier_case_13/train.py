@@ -37,7 +37,7 @@ def run(cfg):
     for w in check_export(train, val, classes):
         print(f"warning: {w}")
     train = last_tests(train)
-    train_x, val_x = prepare(train.maps, cfg.data.grid), prepare(val.maps, cfg.data.grid)
+    train_x, val_x = prepare(train, cfg.data.grid), prepare(val, cfg.data.grid)
     scale = Standardizer(train_x)
     train_x, val_x = scale(train_x), scale(val_x)
     model = build_model(cfg.model, len(classes), side=train_x.shape[-1])

@@ -1,4 +1,4 @@
-"""Print a few wafer maps of one class as text ('.' pass, '#' fail, ' ' no die).
+"""Print a few wafer maps of one class as text, on the model's grid ('.' pass, '#' fail).
 
     python show_maps.py --class center -n 3 [--split val]
 """
@@ -8,13 +8,12 @@ import argparse
 import numpy as np
 
 from config import load_config
-from wafers import FAIL, NO_DIE, load_export
-
-GLYPHS = {NO_DIE: " ", FAIL: "#"}
+from preprocess import prepare
+from wafers import FAIL, load_export
 
 
 def render(m):
-    return "\n".join("".join(GLYPHS.get(int(v), ".") for v in row) for row in m)
+    return "\n".join("".join("#" if v > 0 else "." for v in row) for row in m)
 
 
 def main(argv=None):
@@ -26,11 +25,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     train, val, classes = load_export(load_config(args.config).data.path)
     ms = train if args.split == "train" else val
+    cfg = load_config(args.config)
     idx = np.flatnonzero(ms.labels == classes.index(args.cls))[: args.n]
-    for i in idx:
-        share = (ms.maps[i] == FAIL).sum() / (ms.maps[i] != NO_DIE).sum()
+    grids = prepare(ms.subset(idx), cfg.data.grid)
+    for i, g in zip(idx, grids):
+        share = (ms.bins[i] == FAIL).mean()
         print(f"{args.split}[{i}] lot {ms.lots[i]} {args.cls}: {share:.0%} of dies fail")
-        print(render(ms.maps[i]))
+        print(render(g))
         print()
 
 

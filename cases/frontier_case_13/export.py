@@ -24,8 +24,8 @@ def build_metadata(cfg, classes, scale, temperature):
 
 def export(cfg, state_path, out_dir, calibrate=True):
     train, val, classes = load_export(cfg.data.path)
-    scale = Standardizer(prepare(train.maps, cfg.data.grid))
-    val_x = torch.from_numpy(scale(prepare(val.maps, cfg.data.grid))).unsqueeze(1)
+    scale = Standardizer(prepare(train, cfg.data.grid))
+    val_x = torch.from_numpy(scale(prepare(val, cfg.data.grid))).unsqueeze(1)
     model = build_model(cfg.model, len(classes), side=val_x.shape[-1])
     model.load_state_dict(torch.load(state_path))
     model.eval()

@@ -1,4 +1,4 @@
-"""wip_frontier_case_13, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_13-bf5bc45bdf41626b
+"""frontier_case_13, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_13-bf5bc45bdf41626b
 
 Two independent defects. Layer A (loader): loader.train_loader is rebuilt every epoch (the augmentation
 warm-up) and re-seeds its torch.Generator with train.seed each time; DataLoader draws the shuffle and the

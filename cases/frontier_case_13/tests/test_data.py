@@ -9,7 +9,7 @@ from wafers import last_tests, load_export
 def test_export_loads_and_checks():
     train, val, classes = load_export("data/wafer_maps.npz")
     assert len(classes) == 7
-    assert train.maps.shape[1:] == val.maps.shape[1:]
+    assert train.bins.shape[1] == val.bins.shape[1] == len(train.layout)
     warnings = check_export(train, val, classes)
     assert all(isinstance(w, str) for w in warnings)
 
@@ -18,7 +18,7 @@ def test_last_tests_drops_retests():
     train, _, _ = load_export("data/wafer_maps.npz")
     kept = last_tests(train)
     assert len(kept) < len(train)
-    keys = {(str(l), m.tobytes()) for l, m in zip(kept.lots, kept.maps)}
+    keys = {(str(l), int(w), m.tobytes()) for l, w, m in zip(kept.lots, kept.wafers, kept.bins)}
     assert len(keys) == len(kept)
 
 

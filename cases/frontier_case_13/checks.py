@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from wafers import FAIL, NO_DIE, class_counts
+from wafers import FAIL, PASS, class_counts
 
 
 class ExportError(ValueError):
@@ -13,15 +13,14 @@ def check_export(train, val, classes):
     """Raise on a malformed export; return a list of warnings."""
     warnings = []
     for name, ms in (("train", train), ("val", val)):
-        if ms.maps.ndim != 3 or ms.maps.shape[1] != ms.maps.shape[2]:
-            raise ExportError(f"{name}: maps must be square, got {ms.maps.shape}")
-        if ms.maps.max() > FAIL:
-            raise ExportError(f"{name}: unknown bin code {int(ms.maps.max())}")
+        if ms.bins.ndim != 2 or ms.bins.shape[1] != len(ms.layout):
+            raise ExportError(f"{name}: {ms.bins.shape[1]} bins per wafer for {len(ms.layout)} dies")
+        if ms.bins.max() > FAIL or ms.bins.min() < PASS:
+            raise ExportError(f"{name}: unknown bin code")
         if ms.labels.min() < 0 or ms.labels.max() >= len(classes):
             raise ExportError(f"{name}: label out of range")
-        outline = ms.maps == NO_DIE
-        if not (outline == outline[0]).all():
-            raise ExportError(f"{name}: maps of more than one product")
+        if np.hypot(ms.layout.x_mm, ms.layout.y_mm).max() > ms.layout.wafer_mm / 2:
+            raise ExportError(f"{name}: dies outside the wafer")
         counts = class_counts(ms, len(classes))
         if counts.min() == 0:
             missing = [classes[k] for k in np.flatnonzero(counts == 0)]
@@ -31,17 +30,17 @@ def check_export(train, val, classes):
         rare = classes[int(counts.argmin())]
         warnings.append(f"train: classes are unbalanced ({counts.max()} maps of the largest, "
                         f"{counts.min()} of {rare})")
-    shares = [((m == FAIL).sum() / max(1, (m != NO_DIE).sum())) for m in train.maps]
+    shares = (train.bins == FAIL).mean(axis=1)
     if np.mean(np.array(shares) > 0.9) > 0.05:
         warnings.append("train: more than 5% of the maps fail almost every die: tester down?")
-    if train.maps.shape[1:] != val.maps.shape[1:]:
-        raise ExportError("train and val maps differ in size")
+    if train.bins.shape[1] != val.bins.shape[1]:
+        raise ExportError("train and val wafers differ in die count")
     keys = {}
     dups = 0
     for i in range(len(train)):
-        key = (str(train.lots[i]), int(train.wafers[i]), train.maps[i].tobytes())
+        key = (str(train.lots[i]), int(train.wafers[i]), train.bins[i].tobytes())
         dups += key in keys
         keys[key] = i
     if dups:
-        warnings.append(f"train: {dups} maps exported twice (same lot, wafer and bins): re-tested wafers")
+        warnings.append(f"train: {dups} wafers exported twice (same lot, wafer and bins): re-tested wafers")
     return warnings

@@ -1,14 +1,16 @@
 """How cases/frontier_case_13/data/wafer_maps.npz was generated (not shipped to the agent).
 
-Synthetic 24 x 24 wafer bin maps of one product: 0 = die outside the wafer, 1 = pass, 2 = fail.
+Synthetic die-level bin records of one product: a 150 mm wafer stepped at a 4 mm die pitch (36 x 36
+die positions, the dies whose centre lies within 72 mm of the wafer centre are probed), 1 = pass,
+2 = fail, stored per wafer in the prober's row-major order with the die centres in mm.
 Seven classes: none, center, edge-ring, edge-loc, scratch, reticle, scatter.
-`reticle` is a block of every-other-line failures (the probe card / reticle stepping at the die pitch,
-rows or columns); `scatter` is a block of the same size and the same mean failure density with the
-failures placed at random. A 2 x 2 area average of the two is the same field of about 0.3 with
-binomial noise: any resampling to a coarser grid erases what tells them apart (layer B).
-A few maps are exported twice (re-tested wafers: same lot, wafer and bins): the duplicates the checks
-warn about. Scatter lots hold 2 reviewed wafers each, half the edge-ring lots 2: a re-test filter keyed
-on the lot alone keeps one wafer of each (layer B).
+`scatter` is isolated failing dies spread over the whole wafer at 5-11% (the other classes' background
+is 1-5%), so it is the one class told apart by how many isolated fails a wafer has. The model's 24 x 24
+grid has 6.25 mm cells: 36 die columns land in 24 cell columns, 12 cells of each row/column hold two
+dies. Writing the cell by plain assignment keeps the last die (layer B): an isolated fail survives only
+if it is the last die of its cell, about 4 in 9 of them, while dense classes lose nothing.
+A few wafers are exported twice (re-tested wafers: same lot, wafer and bins): the duplicates the checks
+warn about. Scatter lots hold 2 reviewed wafers each, half the edge-ring lots 2.
 
 Run: python make_data.py OUT.npz   (seed fixed; regenerates the shipped file bit for bit)
 """
@@ -17,10 +19,13 @@ import sys
 
 import numpy as np
 
-SIZE = 24
+SIZE = 36          # die positions across (4 mm pitch on a 150 mm wafer)
+PITCH_MM = 4.0
+WAFER_MM = 150.0
+S = SIZE / 24      # the class geometry below was written for 24 dies across
 CLASSES = ["none", "center", "edge-ring", "edge-loc", "scratch", "reticle", "scatter"]
 N_TRAIN_PER_CLASS = 48
-N_VAL_PER_CLASS = 100
+N_VAL_PER_CLASS = 60
 SEED = 20261205
 TAKEN = set()
 
@@ -28,18 +33,20 @@ TAKEN = set()
 def wafer_mask():
     yy, xx = np.mgrid[:SIZE, :SIZE]
     c = (SIZE - 1) / 2
-    return ((yy - c) ** 2 + (xx - c) ** 2) <= (SIZE / 2 - 0.3) ** 2
+    return np.hypot((yy - c) * PITCH_MM, (xx - c) * PITCH_MM) <= WAFER_MM / 2 - 3.0
 
 
 MASK = wafer_mask()
 
 
 def one_map(cls, rng):
-    yy, xx = np.mgrid[:SIZE, :SIZE].astype(float)
-    c = (SIZE - 1) / 2
+    """Bin codes (SIZE, SIZE) of one wafer on the die grid (0 outside the wafer)."""
+    iy, ix = np.mgrid[:SIZE, :SIZE]
+    yy, xx = (iy + 0.5) / S - 0.5, (ix + 0.5) / S - 0.5   # in units of the 24-die geometry
+    c = 11.5
     r = np.hypot(yy - c, xx - c)
     ang = np.arctan2(yy - c, xx - c)
-    p = np.full((SIZE, SIZE), rng.uniform(0.02, 0.07))
+    p = np.full((SIZE, SIZE), rng.uniform(0.01, 0.05))
     if cls == "center":
         cy, cx = c + rng.normal(0, 1.0, 2)
         rad = rng.uniform(3.0, 5.5)
@@ -56,19 +63,15 @@ def one_map(cls, rng):
         dist = np.abs((xx - c) * np.sin(a0) - (yy - c) * np.cos(a0) - off)
         along = (xx - c) * np.cos(a0) + (yy - c) * np.sin(a0)
         lo = rng.uniform(-10, -2)
-        p[(dist < 0.6) & (along > lo) & (along < lo + rng.uniform(8, 14))] = rng.uniform(0.75, 0.95)
-    elif cls in ("reticle", "scatter"):
-        h, w = rng.integers(8, 15, 2)
-        y0 = rng.integers(2, SIZE - 2 - h + 1)
-        x0 = rng.integers(2, SIZE - 2 - w + 1)
-        block = np.zeros((SIZE, SIZE), bool)
-        block[y0:y0 + h, x0:x0 + w] = True
-        q = rng.uniform(0.5, 0.75)
-        if cls == "reticle":
-            lines = (xx if rng.random() < 0.5 else yy).astype(int) % 2 == rng.integers(2)
-            p[block & lines] = q
-        else:
-            p[block] = q / 2
+        p[(dist < 0.7) & (along > lo) & (along < lo + rng.uniform(8, 14))] = rng.uniform(0.75, 0.95)
+    elif cls == "reticle":
+        h, w = rng.uniform(8, 15, 2)
+        y0, x0 = rng.uniform(2, 22 - h), rng.uniform(2, 22 - w)
+        block = (yy >= y0) & (yy < y0 + h) & (xx >= x0) & (xx < x0 + w)
+        lines = (ix if rng.random() < 0.5 else iy) % 3 == rng.integers(3)
+        p[block & lines] = rng.uniform(0.6, 0.85)
+    elif cls == "scatter":
+        p[:] = rng.uniform(0.05, 0.11)
     fail = rng.random((SIZE, SIZE)) < p
     out = np.where(fail, 2, 1).astype(np.uint8)
     out[~MASK] = 0
@@ -98,7 +101,11 @@ def main(out):
     tr_wafers = np.concatenate([tr_wafers, tr_wafers[dup]])
     TAKEN.update(tr_lots)
     va_lots, va_wafers = lots_for(yva, lot_rng)
-    np.savez_compressed(out, train_maps=xtr, train_labels=ytr, val_maps=xva, val_labels=yva,
+    iy, ix = np.nonzero(MASK)                                # row-major: the prober's order
+    die_x = ((ix - (SIZE - 1) / 2) * PITCH_MM).astype(np.float32)
+    die_y = ((iy - (SIZE - 1) / 2) * PITCH_MM).astype(np.float32)
+    np.savez_compressed(out, train_bins=xtr[:, iy, ix], train_labels=ytr, val_bins=xva[:, iy, ix],
+                        val_labels=yva, die_x=die_x, die_y=die_y, wafer_mm=np.float32(WAFER_MM),
                         train_lots=tr_lots, val_lots=va_lots, train_wafers=tr_wafers,
                         val_wafers=va_wafers, classes=np.array(CLASSES))
 

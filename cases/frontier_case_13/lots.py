@@ -13,8 +13,9 @@ from config import load_config
 from wafers import FAIL, NO_DIE, load_export
 
 
-def fail_share(m):
-    return float((m == FAIL).sum() / max(1, (m != NO_DIE).sum()))
+def fail_share(bins):
+    bins = np.asarray(bins)
+    return float((bins == FAIL).sum() / max(1, (bins != NO_DIE).sum()))
 
 
 def by_lot(ms, classes):
@@ -24,7 +25,7 @@ def by_lot(ms, classes):
     rows = []
     for lot, idx in sorted(lots.items()):
         counts = Counter(classes[int(ms.labels[i])] for i in idx)
-        shares = [fail_share(ms.maps[i]) for i in idx]
+        shares = [fail_share(ms.bins[i]) for i in idx]
         rows.append({"lot": lot, "maps": len(idx), "classes": dict(counts), "mean_fail": float(np.mean(shares))})
     return rows
 
