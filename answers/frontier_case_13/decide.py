@@ -4,25 +4,29 @@ Two independent defects. Layer A (loader): loader.train_loader is rebuilt every 
 warm-up) and re-seeds its torch.Generator with train.seed each time; DataLoader draws the shuffle and the
 workers' base seed (hence every worker's numpy seed, through seed_worker or torch's own seeding) from
 it, so every epoch replays the same order and the same augmentation of every map, and the model
-memorizes the training maps (train accuracy 1.000, validation loss 0.60-0.64). Layer B (dataset
-construction): wafers.last_tests, which removes the 9 re-tested wafers, keeps the last record of each lot
-instead of each (lot, wafer), so every lot that sent several wafers to review keeps one: 297 of the 336
-distinct wafers, scatter 24 of 48, edge-ring 33 of 48. Every run is the README's
+memorizes the training maps (train accuracy 1.000, validation loss 0.58-0.64, kept epoch 15-20 of 24).
+Layer B (preprocess.to_grid): the die records (36 dies across a 150 mm wafer, 4 mm pitch) land on the
+24 x 24 grid (6.25 mm cells) by the cell under each die centre, so 12 of every 24 rows/columns of cells
+hold two dies; the cell is written by plain assignment (out[:, rows, cols] = ...), so the last die wins
+and a failing die is overwritten by a passing neighbour: only about 4 in 9 isolated fails survive, dense
+classes lose nothing. Scatter (isolated fails, 5-11% of the dies) is then taken for none (recall
+0.38-0.50; 0.83-0.87 with both layers fixed). Every run is the README's
 `python train.py --config configs/cnn.toml` at train.seed = s. Checks per seed:
 
-- reported `readme_config_trains`, `every_epoch_streams_the_training_maps` (>= 30 epochs of >= 336 rows,
+- reported `readme_config_trains`, `every_epoch_streams_the_training_maps` (>= 24 epochs of >= 336 rows,
   one training loss per training forward);
 - recomputed `augmentation_differs_between_epochs`: <= 2% of the training inputs of epochs 4.. equal,
   bit for bit, an input of an earlier epoch (from epoch 3, after the warm-up); the replayed loader gives
   100%;
 - recomputed `each_epoch_draws_a_new_order`: no two consecutive epochs present the training labels in
   the same order;
-- reported `validation_loss_target`: the kept weights' validation loss <= 0.52 (the README's target);
-- reported `scatter_recall`: scatter >= 0.68 (gold 0.74-0.75; A only 0.31-0.63);
-- recomputed `every_reviewed_wafer_is_trained_on`: a one-epoch run of the same configuration with the
-  augmentation off trains on at least 48 distinct inputs of every class (the export's distinct
-  (lot, wafer) per class; broken: scatter 24, edge-ring 33). Keeping the 9 re-tests passes (they are
-  duplicates); oversampling scatter does not (no new distinct inputs).
+- reported `validation_loss_target`: the kept weights' validation loss <= 0.42 (gold 0.28-0.33; A only
+  0.48-0.53, B only 0.38-0.44);
+- reported `scatter_recall`: scatter >= 0.70 (gold 0.83-0.87; A only 0.40-0.50);
+- recomputed `every_failing_die_reaches_the_grid`: a one-epoch run of the same configuration with the
+  augmentation off on a probe export (every training wafer fails exactly one die, each die position once,
+  plus 8 wafers that fail none): at most 8 training inputs are identical (broken: about 560 single-fail
+  wafers reach the model as a clean wafer). Max, any-fail, fail fraction or a collision-free mapping pass.
 
 Then, on what the README's own command printed (source readme_run; code that is fixed only under the
 verifier fails): `readme_run_matches_measured_report` (kept epoch, validation
@@ -41,12 +45,10 @@ from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
     "classes": ["none", "center", "edge-ring", "edge-loc", "scratch", "reticle", "scatter"],
-    "min_epochs": 30, "min_rows_per_epoch": 336,  # 336 distinct wafers (345 rows, 9 of them re-tests)
+    "min_epochs": 24, "min_rows_per_epoch": 336,  # 336 distinct wafers (345 rows, 9 of them re-tests)
     "from_epoch": 3, "max_repeat_share": 0.02,
-    "max_val_loss": 0.52,
-    "min_recall": {"scatter": 0.68},
-    "distinct_maps_per_class": {c: 48 for c in
-                                ["none", "center", "edge-ring", "edge-loc", "scratch", "reticle", "scatter"]},
+    "max_val_loss": 0.42,
+    "min_recall": {"scatter": 0.70},
 }
 
 

@@ -63,12 +63,12 @@ def one_map(cls, rng):
         dist = np.abs((xx - c) * np.sin(a0) - (yy - c) * np.cos(a0) - off)
         along = (xx - c) * np.cos(a0) + (yy - c) * np.sin(a0)
         lo = rng.uniform(-10, -2)
-        p[(dist < 0.7) & (along > lo) & (along < lo + rng.uniform(8, 14))] = rng.uniform(0.75, 0.95)
+        p[(dist < 1.0) & (along > lo) & (along < lo + rng.uniform(8, 14))] = rng.uniform(0.75, 0.95)
     elif cls == "reticle":
         h, w = rng.uniform(8, 15, 2)
         y0, x0 = rng.uniform(2, 22 - h), rng.uniform(2, 22 - w)
         block = (yy >= y0) & (yy < y0 + h) & (xx >= x0) & (xx < x0 + w)
-        lines = (ix if rng.random() < 0.5 else iy) % 3 == rng.integers(3)
+        lines = (ix if rng.random() < 0.5 else iy) // 2 % 2 == rng.integers(2)
         p[block & lines] = rng.uniform(0.6, 0.85)
     elif cls == "scatter":
         p[:] = rng.uniform(0.05, 0.11)

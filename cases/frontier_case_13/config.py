@@ -31,7 +31,7 @@ class ModelConfig:
 @dataclass
 class TrainConfig:
     seed: int = 0
-    epochs: int = 30
+    epochs: int = 24
     batch_size: int = 32
     lr: float = 3e-3
     weight_decay: float = 1e-4
