@@ -4,8 +4,9 @@ Calls the agent's code only through config.load_config("configs/cnn.toml", [trai
 train.export_dir=]) and train.run(cfg), as the README's `python train.py --config configs/cnn.toml` does.
 Per seed it records a fixed random projection of every top-level training input and the labels of every
 training loss (families/replayed_augmentation.py, run_recorded), what run() printed and the report it
-returned; then a one-epoch run of the same configuration with augment.enabled=false, recording the
-training inputs and labels (how many distinct wafers of each class the model is trained on).
+returned; then a one-epoch run of the same configuration with augment.enabled=false on a probe export
+(written beside it: every training wafer fails exactly one die, plus 8 clean wafers), recording the
+training inputs and labels (whether a single failing die ever reaches the model as a clean wafer).
 """
 
 import sys
