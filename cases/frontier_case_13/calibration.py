@@ -4,6 +4,8 @@ and the expected calibration error used to report it."""
 import torch
 import torch.nn.functional as F
 
+from optim import Adam
+
 
 def expected_calibration_error(logits, labels, n_bins=10):
     """Mean |accuracy - confidence| over equal-width confidence bins, weighted by bin size."""
@@ -22,7 +24,7 @@ def expected_calibration_error(logits, labels, n_bins=10):
 def fit_temperature(logits, labels, steps=200, lr=0.05):
     """The temperature T > 0 minimising the cross-entropy of logits / T (optimised in log space)."""
     log_t = torch.zeros((), requires_grad=True)
-    opt = torch.optim.Adam([log_t], lr=lr)
+    opt = Adam([log_t], lr=lr)
     logits = logits.detach()
     for _ in range(steps):
         opt.zero_grad()

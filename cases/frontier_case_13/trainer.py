@@ -6,6 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from loader import eval_loader, train_loader
+from optim import AdamW
 from metrics import summarize
 
 
@@ -17,7 +18,7 @@ class Trainer:
         self.val_x, self.val_y = val_x, val_y
         self.n_classes = n_classes
         self.callbacks = list(callbacks)
-        self.opt = torch.optim.AdamW(model.parameters(), lr=cfg.train.lr, weight_decay=cfg.train.weight_decay)
+        self.opt = AdamW(model.parameters(), lr=cfg.train.lr, weight_decay=cfg.train.weight_decay)
         steps_per_epoch = math.ceil(len(train_y) / cfg.train.batch_size)
         self.total_steps = steps_per_epoch * cfg.train.epochs
         self.step = 0
