@@ -1,12 +1,16 @@
 """How cases/frontier_case_06/data/ was generated (python make_data.py CASE_DIR). MLDB-CANARY-frontier_case_06-211abad670f22b86
 
-Synthetic helpdesk tickets for an 8-queue router. Each ticket's text is filler words plus a few keywords of
-its queue; the three rare queues (privacy_request, accessibility, fraud_report, about 3% each) have their
-own large keyword pools, so each of their keywords is a rare token (seen 5-25 times in training). 15% of
-common-queue tickets carry one keyword of another common queue. Channels: email and web tickets are the
-customer's message alone (10-45 tokens); chat tickets (about 16%) are a chatbot transcript whose greeting,
-menu and small talk (45-80 tokens, the same for every queue) come first and the customer's message last,
-so with the router's 64-token inputs the head of a chat transcript holds no trace of its queue.
+Synthetic helpdesk tickets for an 8-queue router, written as the helpdesk exports them. Each ticket's
+message is filler words plus a few keywords of its queue; the three rare queues (privacy_request,
+accessibility, fraud_report, about 3% each) have their own large keyword pools, so each of their keywords is
+a rare token. 15% of common-queue tickets carry one keyword of another common queue. Channels: email rows
+(50%) carry `subject` (the message's first four words) and `body`; web rows (34%) a `message`; chat rows
+(16%) a transcript of alternating `turns`, each with `speaker` and `text`. 65% of chats open with the bot's
+greeting and menu (billing, delivery and login words), 35% with the customer's own first line ("hi",
+"hello is anyone there", ...), after which the bot greets. The customer's request (3-12 filler words plus
+its keywords) is followed by the bot's answer: "i found help articles about <one of the request's keywords>"
+for 85% of common-queue chats, otherwise a hand-off to an agent. Half the chats end with a customer closer
+and the bot's "anything else". No re-sent rows (iteration 2's re-sends are gone with its layer B).
 """
 
 import json
