@@ -4,11 +4,12 @@ Two independent defects. Layer A (optimizer): optim.param_groups exempts from we
 whose names contain "bias", "LayerNorm.weight" or "embeddings.", names of another model; this model's norms
 are ln_1 / ln_2 / ln_f and its embeddings tok_emb / pos_emb, so they all get the configured L2 penalty
 (Adam's coupled weight_decay, 0.015), which drags each rare word's embedding row to zero between its rare
-gradients: the three small queues, recognised by rare words, are routed like the big ones. Layer B (training
-split construction): dataset.drop_resends keys re-sent tickets on (queue, first line of the text); every chat
-transcript's first line is one of three bot greetings, so all but about 24 of the 458 chat training tickets
-are dropped (2,566 of 3,000 distinct tickets train) and the chat channel is routed from email/web habits.
-Every run is the README's `python train.py --config configs/router.toml` at train.seed = s. Checks per seed:
+gradients: the three small queues, recognised by rare words, are routed like the big ones. Layer B (parsing
+the raw export): tickets.chat_text takes a transcript's customer side as the second turn of each (prompt,
+reply) pair, i.e. by position, not by each turn's speaker; in the ~35% of chats the customer opened (from
+the app) that is the bot's greeting, menu and canned answers, in training and validation alike, so those
+chats are learnt and routed from the bot's words. Every run is the README's
+`python train.py --config configs/router.toml` at train.seed = s. Checks per seed:
 
 - reported `readme_config_trains`: train.run returns the model, and optimizer steps ran;
 - reported `norms_and_embeddings_not_decayed`: every nn.Embedding and normalization parameter is in an
@@ -17,10 +18,10 @@ Every run is the README's `python train.py --config configs/router.toml` at trai
   is not the fix);
 - recomputed `every_validation_ticket_predicted`, and from the returned predictions against the validation
   export regenerated here (make_data.py): `rare_queues_routed` (recall >= 0.80 on each small queue; broken
-  0.00 on two queues, B alone 0.00-1.00), `chat_tickets_routed` (>= 0.85 on the chat channel; broken and A alone
-  0.89-0.93, gold >= 0.99) and `macro_f1` (>= 0.93);
-- reported `every_distinct_training_ticket_trains`: >= 500 optimizer steps (4 epochs x 125 full batches of
-  the 3,000 distinct training tickets; the broken split gives 4 x 106 = 424).
+  0.00 on some queue every seed, A alone >= 0.91), `chat_tickets_routed` (>= 0.97 on the chat channel;
+  broken 0.88-0.91, A alone 0.92-0.94, gold 0.995), `customer_opened_chats_routed` (>= 0.94 on the 77
+  validation chats whose first turn is the customer's; A alone 0.84-0.87, gold >= 0.987) and `macro_f1`
+  (>= 0.93).
 
 Then, on what the README's own command printed (source readme_run; code fixed only under the verifier
 fails): `readme_run_completes`, `readme_run_matches_measured_report` (printed accuracy, macro-F1 and every
@@ -45,8 +46,8 @@ SETTINGS = {
     "rare": ["privacy_request", "accessibility", "fraud_report"],
     "min_matrix_decay": 0.01,
     "min_rare_recall": 0.80,
-    "min_chat_accuracy": 0.96,
-    "min_optimizer_steps": 500,
+    "min_chat_accuracy": 0.97,
+    "min_customer_opened_chat_accuracy": 0.94,
     "min_macro_f1": 0.93,
 }
 RECORDS = val_tickets()
