@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__file__).resolve().parents[2] / "cases" / "frontier_case_05" / "data"
+OUT = Path(__import__("os").environ.get("OUT", Path(__file__).resolve().parents[2] / "cases" / "frontier_case_05" / "data"))
 WEEKS = 10
 HOLIDAYS = {(2026, 4, 3), (2026, 4, 6)}  # Good Friday, Easter Monday
 
@@ -55,6 +55,12 @@ STATIONS = {  # name: (kind, peak pickups per hour)
 }
 
 
+OPENED = {  # docks that joined the scheme later: first hour of their export (Monday 00:00)
+    "harbour-front": 6 * 168,   # the ferry-pier dock opened on 2026-04-13
+    "tech-park": 4 * 168,       # opened on 2026-03-30
+}
+
+
 def weather(rng, n_hours):
     day = np.arange(n_hours) / 24.0
     temp = 6.0 + 0.12 * day + 5.0 * np.sin(2 * np.pi * (np.arange(n_hours) % 24 - 9) / 24)
@@ -85,6 +91,8 @@ def main():
             y = int(rng.poisson(rate))
             if name == "uni-library" and 5 * 168 <= i < 6 * 168:
                 y = 0
+            if i < OPENED.get(name, 0):
+                continue  # the dock did not exist yet: no rows in its export
             rows.append((str(ts).replace("T", " "), y, temp[i], rain[i], holiday))
         with open(OUT / f"{name}.csv", "w", newline="") as f:
             wr = csv.writer(f)
