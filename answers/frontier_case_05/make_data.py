@@ -3,9 +3,12 @@
 Six docking stations of a city bike-share scheme, 10 weeks of hourly pickups from Monday 2026-03-02.
 Every station's rate is base x hourly profile (weekday or weekend) x weather factor, pickups are
 Poisson. harbour-front serves the ferry pier: its weekday commute peaks (07-09 and 17-18) are two to
-three times any other station's peak, so the pooled training targets' top percent is almost all its
-commute hours (that is what the pipeline's pooled cap truncates). uni-library is closed for
-maintenance in week 6 (168 zero hours: the real, harmless anomaly the checker warns about).
+three times any other station's peak. Two docks joined the scheme later (OPENED): their exports start
+on the Monday they opened (harbour-front 13 April, 336 training hours; tech-park 30 March, 672), so the
+station-balanced epoch draw has unequal counts to balance, and its permuted weights (value_counts order
+looked up by station code) starve harbour-front. The random stream is the same as iterations 1-2: rows
+before a dock opened are drawn and dropped. uni-library is closed for maintenance in week 6 (168 zero
+hours: the real, harmless anomaly the checker warns about).
 
     python answers/frontier_case_05/make_data.py
 """
