@@ -1,4 +1,4 @@
-"""How cases/frontier_case_05/data/*.csv were generated (hidden half; not shipped to the agent).
+"""How cases/wip_frontier_case_05/data/*.csv were generated (hidden half; not shipped to the agent).
 
 Six docking stations of a city bike-share scheme, 10 weeks of hourly pickups from Monday 2026-03-02.
 Every station's rate is base x hourly profile (weekday or weekend) x weather factor, pickups are
@@ -10,7 +10,7 @@ looked up by station code) starve harbour-front. The random stream is the same a
 before a dock opened are drawn and dropped. uni-library is closed for maintenance in week 6 (168 zero
 hours: the real, harmless anomaly the checker warns about).
 
-    python answers/frontier_case_05/make_data.py
+    python answers/wip_frontier_case_05/make_data.py
 """
 
 import csv
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__import__("os").environ.get("OUT", Path(__file__).resolve().parents[2] / "cases" / "frontier_case_05" / "data"))
+OUT = Path(__import__("os").environ.get("OUT", Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_05" / "data"))
 WEEKS = 10
 HOLIDAYS = {(2026, 4, 3), (2026, 4, 6)}  # Good Friday, Easter Monday
 
