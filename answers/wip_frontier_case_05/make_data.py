@@ -1,13 +1,16 @@
-"""How cases/frontier_case_05/data/*.csv were generated (hidden half; not shipped to the agent).
+"""How cases/wip_frontier_case_05/data/*.csv were generated (hidden half; not shipped to the agent).
 
 Six docking stations of a city bike-share scheme, 10 weeks of hourly pickups from Monday 2026-03-02.
 Every station's rate is base x hourly profile (weekday or weekend) x weather factor, pickups are
 Poisson. harbour-front serves the ferry pier: its weekday commute peaks (07-09 and 17-18) are two to
-three times any other station's peak, so the pooled training targets' top percent is almost all its
-commute hours (that is what the pipeline's pooled cap truncates). uni-library is closed for
-maintenance in week 6 (168 zero hours: the real, harmless anomaly the checker warns about).
+three times any other station's peak. Two docks joined the scheme later (OPENED): their exports start
+on the Monday they opened (harbour-front 13 April, 336 training hours; tech-park 30 March, 672), so the
+station-balanced epoch draw has unequal counts to balance, and its permuted weights (value_counts order
+looked up by station code) starve harbour-front. The random stream is the same as iterations 1-2: rows
+before a dock opened are drawn and dropped. uni-library is closed for maintenance in week 6 (168 zero
+hours: the real, harmless anomaly the checker warns about).
 
-    python answers/frontier_case_05/make_data.py
+    python answers/wip_frontier_case_05/make_data.py
 """
 
 import csv
@@ -16,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__file__).resolve().parents[2] / "cases" / "frontier_case_05" / "data"
+OUT = Path(__import__("os").environ.get("OUT", Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_05" / "data"))
 WEEKS = 10
 HOLIDAYS = {(2026, 4, 3), (2026, 4, 6)}  # Good Friday, Easter Monday
 
@@ -55,6 +58,12 @@ STATIONS = {  # name: (kind, peak pickups per hour)
 }
 
 
+OPENED = {  # docks that joined the scheme later: first hour of their export (Monday 00:00)
+    "harbour-front": 6 * 168,   # the ferry-pier dock opened on 2026-04-13
+    "tech-park": 4 * 168,       # opened on 2026-03-30
+}
+
+
 def weather(rng, n_hours):
     day = np.arange(n_hours) / 24.0
     temp = 6.0 + 0.12 * day + 5.0 * np.sin(2 * np.pi * (np.arange(n_hours) % 24 - 9) / 24)
@@ -85,6 +94,8 @@ def main():
             y = int(rng.poisson(rate))
             if name == "uni-library" and 5 * 168 <= i < 6 * 168:
                 y = 0
+            if i < OPENED.get(name, 0):
+                continue  # the dock did not exist yet: no rows in its export
             rows.append((str(ts).replace("T", " "), y, temp[i], rain[i], holiday))
         with open(OUT / f"{name}.csv", "w", newline="") as f:
             wr = csv.writer(f)

@@ -2,8 +2,8 @@
 
 Calls the agent's code only through config.load_config("configs/dock.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py --config configs/dock.toml` at seed s. Per seed it records
-the learning rate of every optimizer step (a global optimizer step hook), how the gradient of torch's
-regression losses on the predictions scales with the residual (sampled), and the held-out report run() returned
+the learning rate of every optimizer step (a global optimizer step hook), the station codes every
+embedding module receives in training mode (a global forward pre-hook), and the held-out report run() returned
 (families/schedule_unit.py, run_recorded).
 """
 

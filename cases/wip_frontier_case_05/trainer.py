@@ -1,20 +1,21 @@
-"""The training loop: mini-batches of the training rows, one optimizer step per batch, a
-validation pass after every epoch, callbacks around both."""
+"""The training loop: mini-batches of the training rows (a fresh permutation every epoch, or the
+rows an epoch draw returns), one optimizer step per batch, a validation pass after every epoch,
+callbacks around both."""
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 
-def batches(n, batch_size, rng):
-    order = rng.permutation(n)
-    for i in range(0, n, batch_size):
+def batches(order, batch_size):
+    for i in range(0, len(order), batch_size):
         yield order[i:i + batch_size]
 
 
 class Trainer:
-    def __init__(self, model, optimizer, callbacks=(), grad_clip=0.0, loss_fn=F.mse_loss):
+    def __init__(self, model, optimizer, callbacks=(), grad_clip=0.0, loss_fn=F.mse_loss, draw=None):
         self.model, self.optimizer = model, optimizer
+        self.draw = draw
         self.loss_fn = loss_fn
         self.callbacks = list(callbacks)
         self.grad_clip = grad_clip
@@ -29,7 +30,8 @@ class Trainer:
         self.model.train()
         x, s, z = data
         total, count = 0.0, 0
-        for idx in batches(len(z), batch_size, rng):
+        order = self.draw.epoch(rng) if self.draw is not None else rng.permutation(len(z))
+        for idx in batches(order, batch_size):
             idx = torch.from_numpy(idx)
             pred = self.model(x[idx], s[idx])
             loss = self.loss_fn(pred, z[idx])
