@@ -41,7 +41,7 @@ N_BINS, N_CLASSES, WIDTH, BLOCKS = 33, 5, 32, 2
 GATE_P, POOL_P, HEAD_P = 0.1, 0.5, 0.1
 FORWARD_TOL = 1e-4
 EPOCHS = 16
-PRINTED = {"train loss": ("train_loss", 2e-4), "val loss": ("val_loss", 2e-4), "val f1": ("val_f1", 2e-3)}
+PRINTED = {"train loss": ("train_loss", 2e-4), "val loss": ("val_loss", 2e-4), "val f": ("val_f1", 2e-3)}
 
 
 def conv_bn_relu(c_in, c_out):
