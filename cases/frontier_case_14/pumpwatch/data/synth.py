@@ -28,12 +28,15 @@ LOGGERS = (
 
 FLOW_BAND = (580.0, 880.0)
 CAVITATION_BAND = (140.0, 420.0)
-CAVITATION_LEVEL = 0.20
+CAVITATION_LEVEL = 2.0
 FLOW_LEVEL = (0.12, 0.5)       # median and log-spread of each recording's flow hiss
 NOISE_FLOOR = 0.25
 SENSOR_BAND = 450.0     # accelerometer's flat response
-IMPACT_LEVEL = (6.0, 30.0)     # peak of a bearing defect's impacts, m/s^2
-LOADED_SPAN = (0.6, 1.2)       # seconds of a recording in which the defect knocks
+KNOCK_LEVEL = (0.2, 0.4)       # peak of a bearing defect's knocks at the race resonance
+SPALLED_SHARE = 0.45           # bearing faults far enough along to knock the casing
+CASING_BAND = (160.0, 230.0)
+CASING_LEVEL = (7.0, 11.0)     # RMS of the casing's response while the spall is loaded
+LOADED_SPAN = (0.4, 0.9)       # seconds of a recording in which the spall is loaded
 
 
 @dataclass
@@ -74,12 +77,16 @@ def _render(rng, logger, labels):
         carrier = rng.uniform(250.0, 330.0, size=(k, 1))
         defect = 3.57 * f0[bearing]
         cycle = (t[None, :] * defect + ph[bearing, 3:4] / (2 * np.pi)) % 1.0
+        envelope = np.exp(-cycle / 0.12)
+        # a spalled race knocks the casing instead, hard, while the defect passes the loaded zone
+        spalled = rng.random((k, 1)) < SPALLED_SHARE
         span = rng.uniform(*LOADED_SPAN, size=(k, 1))
         onset = rng.uniform(0.0, 1.0, size=(k, 1)) * (DURATION_S - span)
-        loaded = (t[None, :] >= onset) & (t[None, :] < onset + span)
-        level = rng.uniform(*IMPACT_LEVEL, (k, 1))
-        envelope = np.exp(-cycle / 0.12)
-        wave[bearing] += level * loaded * envelope * np.sin(2 * np.pi * carrier * t)
+        loaded = spalled & (t[None, :] >= onset) & (t[None, :] < onset + span)
+        wave[bearing] += (rng.uniform(*KNOCK_LEVEL, (k, 1)) * ~loaded * envelope
+                          * np.sin(2 * np.pi * carrier * t))
+        wave[bearing] += loaded * band_noise(rng, k, length, logger.rate, *CASING_BAND,
+                                             rng.uniform(*CASING_LEVEL, k))
 
     cav = labels == 4
     if cav.any():
