@@ -48,6 +48,7 @@ def watch_fit(rec, start, n_val):
     history = [{**{k: v for k, v in row.items() if k not in ("confusion", "step")},
                 "step": row.get("epoch"), "optimizer_step": row.get("step")} for row in out["history"]]
     rec.put("history", history)
+    rec.put("backward_values_by_step", [])  # the log prints epoch means, not per-step losses (see check_epoch_lines)
     rec.put("validation_rows_recorded", state["rows"])
     if not val_inputs:
         return
