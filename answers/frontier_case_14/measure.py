@@ -26,7 +26,7 @@ N_VAL = 600
 def training_features(rec, cfg):
     import torch
 
-    data = import_workspace_module("pumpwatch.data")
+    data = import_workspace_module("pumpwatch.data.pipeline")
     build_splits = require(data, "build_splits")
     train, _, scaler = build_splits(cfg)
     state = scaler.state()
