@@ -42,3 +42,20 @@ class KeepBest(Callback):
     def restore(self, model):
         if self.state is not None:
             model.load_state_dict(self.state)
+
+
+class EarlyStopping(Callback):
+    """Stops training when the validation macro-F1 has not improved for `patience` epochs."""
+
+    def __init__(self, patience=3, min_delta=0.0):
+        self.patience, self.min_delta = patience, min_delta
+        self.best, self.bad_epochs = -1.0, 0
+
+    def on_epoch_end(self, trainer, epoch):
+        score = trainer.history[-1]["val_macro_f1"]
+        if score > self.best + self.min_delta:
+            self.best, self.bad_epochs = score, 0
+        else:
+            self.bad_epochs += 1
+        if self.bad_epochs >= self.patience:
+            trainer.stop = True

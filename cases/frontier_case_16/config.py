@@ -15,7 +15,7 @@ class DataConfig:
 
 @dataclass
 class ModelConfig:
-    kind: str = "encoder"         # "encoder" (attention over the events) or "bag" (bag of events)
+    kind: str = "encoder"         # "encoder" (attention over the events), "gru" or "bag" (bag of events)
     d_model: int = 48
     n_heads: int = 4
     n_layers: int = 1

@@ -4,6 +4,7 @@
 """
 
 import argparse
+import json
 import time
 
 import torch
@@ -46,9 +47,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--config", default="configs/home.toml")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--save-report", metavar="PATH", help="write the validation report and history as JSON")
     args = parser.parse_args()
     start = time.time()
-    run(load_config(args.config, args.set))
+    result = run(load_config(args.config, args.set))
+    if args.save_report:
+        with open(args.save_report, "w") as f:
+            json.dump({"report": result["report"], "history": result["history"]}, f, indent=1)
     print(f"done in {time.time() - start:.1f}s")
 
 

@@ -7,16 +7,18 @@ import torch.nn.functional as F
 
 from data import iterate_batches
 from metrics import confusion, summary
+from optim import AdamW, WarmupCosine, clip_grad_norm
 
 
 class Trainer:
     def __init__(self, model, train, val, cfg, names, callbacks=()):
         self.model, self.train, self.val, self.cfg, self.names = model, train, val, cfg, names
         self.callbacks = list(callbacks)
-        self.opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+        self.opt = AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
         self.steps_per_epoch = math.ceil(len(train) / cfg.batch_size)
         self.total_steps = cfg.epochs * self.steps_per_epoch
-        self.step, self.epoch, self.history = 0, 0, []
+        self.schedule = WarmupCosine(cfg.lr, cfg.warmup_steps, self.total_steps)
+        self.step, self.epoch, self.history, self.stop = 0, 0, [], False
         self.class_weight = self._class_weight(train.labels, len(names)) if cfg.class_weights == "balanced" else None
 
     @staticmethod
@@ -25,20 +27,16 @@ class Trainer:
         return counts.sum() / (n * counts.clamp_min(1))
 
     def lr(self):
-        if self.step < self.cfg.warmup_steps:
-            return self.cfg.lr * (self.step + 1) / self.cfg.warmup_steps
-        progress = (self.step - self.cfg.warmup_steps) / max(1, self.total_steps - self.cfg.warmup_steps)
-        return self.cfg.lr * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
+        return self.schedule(self.step)
 
     def train_step(self, tokens, lengths, labels):
         self.model.train()
-        for group in self.opt.param_groups:
-            group["lr"] = self.lr()
+        self.opt.lr = self.lr()
         logits = self.model(tokens, lengths)
         loss = F.cross_entropy(logits, labels, weight=self.class_weight, label_smoothing=self.cfg.label_smoothing)
-        self.opt.zero_grad(set_to_none=True)
+        self.opt.zero_grad()
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.cfg.grad_clip)
+        clip_grad_norm(self.opt.params, self.cfg.grad_clip)
         self.opt.step()
         return loss.item()
 
@@ -64,3 +62,5 @@ class Trainer:
                 self.step += 1
             for cb in self.callbacks:
                 cb.on_epoch_end(self, epoch)
+            if self.stop:
+                break

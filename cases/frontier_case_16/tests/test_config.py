@@ -16,3 +16,9 @@ def test_inherit_and_override():
 def test_unknown_key():
     with pytest.raises(KeyError):
         load_config(ROOT / "configs/home.toml", ["train.nope=1"])
+
+
+def test_every_config_loads():
+    for path in sorted((ROOT / "configs").glob("*.toml")):
+        cfg = load_config(path)
+        assert cfg.model.kind in ("encoder", "gru", "bag"), path

@@ -1,6 +1,6 @@
 import torch
 
-from models import BagOfEvents, EventEncoder
+from models import BagOfEvents, EventEncoder, EventGRU
 from models.masks import masked_mean, padding_mask
 
 
@@ -27,3 +27,13 @@ def test_encoder_shapes():
         model = EventEncoder(10, 4, d_model=16, n_heads=2, attention=impl)
         out = model(torch.tensor([[4, 5, 6], [7, 0, 0]]), torch.tensor([3, 1]))
         assert out.shape == (2, 4) and torch.isfinite(out).all()
+
+
+def test_gru_ignores_padding():
+    from models import EventGRU
+
+    torch.manual_seed(0)
+    model = EventGRU(10, 3).eval()
+    short = model(torch.tensor([[4, 5]]), torch.tensor([2]))
+    padded = model(torch.tensor([[4, 5, 0, 0, 0]]), torch.tensor([2]))
+    assert torch.allclose(short, padded, atol=1e-6)
