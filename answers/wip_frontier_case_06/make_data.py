@@ -135,14 +135,72 @@ def val_tickets():
     return all_tickets()[split_index():]
 
 
+def customer_words(row):
+    """The words the customer wrote: subject + body, the web message, or the chat's customer turns."""
+    if row["channel"] == "email":
+        text = row["subject"] + " " + row["body"]
+    elif row["channel"] == "web":
+        text = row["message"]
+    else:
+        text = " ".join(t["text"] for t in row["turns"] if t["speaker"] == "customer")
+    return text.split()
+
+
+SHIPPING_WORDS = set(QUEUES["shipping"][1].split())
+
+
+def rules_queue(row):
+    """The old keyword rules: any delivery word sends a ticket to shipping (checked first), otherwise the
+    queue with the most keyword hits. Wrong exactly for the other queues' tickets that mention a delivery
+    word (the cross-keyword tickets whose extra word is shipping's)."""
+    words = customer_words(row)
+    if SHIPPING_WORDS & set(words):
+        return "shipping"
+    hits = {q: sum(w in QUEUES[q][1].split() for w in words) for q in QUEUES}
+    return max(hits, key=hits.get)
+
+
+T0 = 1751328000  # 2025-07-01 00:00 UTC, the quarter's start
+RENAMED_AT = T0 + 18 * 86400  # the "delivery" queue was renamed "shipping" on day 18
+
+
+def routing_log(rows):
+    """The helpdesk's routing log for the training tickets, as it exports it: newest row first. One
+    `routed` row per ticket (the rules, seconds after creation) and, where the rules were wrong, a
+    `reassigned` row by the agent who moved it (10 minutes to 2 days later). Before day 18 the shipping
+    queue was called "delivery"."""
+    rng = random.Random(7070)
+    log = []
+    for i, r in enumerate(rows):
+        created = T0 + i * 2600 + rng.randint(0, 2400)
+        first = rules_queue(r)
+        log.append((created + rng.randint(2, 9), r["id"], "routed", first, "rules-v3"))
+        if first != r["queue"]:
+            log.append((created + rng.randint(600, 172800), r["id"], "reassigned", r["queue"],
+                        f"agent-{rng.randint(1, 40):02d}"))
+    log.sort(key=lambda e: -e[0])
+    out = []
+    for t, tid, event, queue, actor in log:
+        if queue == "shipping" and t < RENAMED_AT:
+            queue = "delivery"
+        out.append((t, tid, event, queue, actor))
+    return out
+
+
 def main(case_dir):
     rows, k = all_tickets(), split_index()
     out = Path(case_dir) / "data"
     out.mkdir(exist_ok=True)
-    for name, part in (("train", rows[:k]), ("val", rows[k:])):
-        with open(out / f"tickets_{name}.jsonl", "w") as f:
-            for r in part:
-                f.write(json.dumps(r) + "\n")
+    with open(out / "tickets_train.jsonl", "w") as f:
+        for r in rows[:k]:
+            f.write(json.dumps({key: v for key, v in r.items() if key != "queue"}) + "\n")
+    with open(out / "tickets_val.jsonl", "w") as f:
+        for r in rows[k:]:
+            f.write(json.dumps(r) + "\n")
+    with open(out / "routing_train.csv", "w") as f:
+        f.write("logged_at,ticket_id,event,queue,actor\n")
+        for e in routing_log(rows[:k]):
+            f.write(",".join(str(x) for x in e) + "\n")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ QUEUES = ["account_access", "billing", "shipping", "returns", "technical",
           "privacy_request", "accessibility", "fraud_report"]
 
 
-def read_tickets(path):
-    return read_export(path)
+def read_tickets(path, routing_log=None):
+    return read_export(path, routing_log)
 
 
 class TicketSet:
@@ -31,7 +31,7 @@ class TicketSet:
 
 
 def load_splits(data_cfg):
-    train_rows = read_tickets(data_cfg.train_path)
+    train_rows = read_tickets(data_cfg.train_path, data_cfg.train_routing_log)
     val_rows = read_tickets(data_cfg.val_path)
     vocab = Vocab.build((r["text"] for r in train_rows), data_cfg.min_count, data_cfg.lowercase)
     train = TicketSet(train_rows, vocab, data_cfg.max_len, data_cfg.lowercase)
