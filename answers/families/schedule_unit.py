@@ -1,14 +1,15 @@
 """Bug family: a learning-rate schedule written in one unit (epochs) and stepped in another (batches),
-behind a class-balanced sampler whose per-group weights come out in one order (by frequency) and are
-looked up in another (by group code), so one group is over-drawn and another barely seen
+behind a weather join that moves a UTC feed onto local time with the clock offset of the feed's first
+hour, so after the clocks change every station hour gets the reading of the hour before
 (frontier_case_05).
 
 Measuring body (`run_recorded`): runs the agent's `load_config(CONFIG, [train.seed=s])` and `run(cfg)`
-with a global optimizer step hook that records the learning rate of every optimizer step, and a global
-forward hook that counts, per index, what every embedding module receives in training mode (the station
-codes of the rows the model actually trains on). Deciding body (`decide_schedule_and_draws`,
-`readme_checks`): bounds on the schedule's shape over the run, on every station's share of the training
-draws, and on the held-out report.
+with a global optimizer step hook that records the learning rate of every optimizer step, and the
+held-out report; `weather_alignment` then loads the stations through the agent's `data.load_stations`
+(when it still exists with that shape) and compares the rain attached to every station hour with the
+gauge's reading for that hour, converted hour by hour with the city's time zone by this module.
+Deciding body (`decide_schedule_and_weather`, `readme_checks`): bounds on the schedule's shape over the
+run, on the share of rain readings attached to the right hour, and on the held-out report.
 """
 
 import math
@@ -16,39 +17,69 @@ import re
 
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
-    import torch
     from torch.optim.optimizer import register_optimizer_step_post_hook
 
-    lrs, draws = [], {}
+    lrs = []
 
     def on_step(optimizer, args, kwargs):
         lrs.append(float(optimizer.param_groups[0]["lr"]))
 
-    def on_forward(module, inputs):
-        if not isinstance(module, torch.nn.Embedding) or not module.training or not inputs:
-            return
-        idx = inputs[0]
-        if isinstance(idx, torch.Tensor) and not idx.is_floating_point():
-            vals, cnt = torch.unique(idx.detach().reshape(-1), return_counts=True)
-            key = id(module)
-            acc = draws.setdefault(key, {})
-            for v, c in zip(vals.tolist(), cnt.tolist()):
-                acc[int(v)] = acc.get(int(v), 0) + int(c)
-
     handle = register_optimizer_step_post_hook(on_step)
-    fwd = torch.nn.modules.module.register_module_forward_pre_hook(on_forward)
     try:
         cfg = load_config(config_path, [f"train.seed={seed}"])
         out = run_fn(cfg)
     finally:
         handle.remove()
-        fwd.remove()
     report = out["report"] if isinstance(out, dict) else getattr(out, "report")
     rec.put("lrs", lrs)
-    # the embedding that saw the most rows (the station embedding); per code, rows drawn over the run
-    best = max(draws.values(), key=lambda d: sum(d.values()), default={})
-    rec.put("station_draws", {str(k): v for k, v in sorted(best.items())})
     rec.put("report", {k: {m: float(v) for m, v in r.items()} for k, r in report.items()})
+    rec.put("weather_alignment", weather_alignment(cfg))
+
+
+def _gauge_truth(path, tz):
+    """Rain of the gauge per local wall-clock hour (ISO string), converted hour by hour."""
+    import csv
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+
+    zone, out = ZoneInfo(tz), {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            utc = datetime.fromisoformat(row["time_utc"].replace(" ", "T")).replace(tzinfo=timezone.utc)
+            local = utc.astimezone(zone).replace(tzinfo=None)
+            out[local.strftime("%Y-%m-%dT%H")] = float(row["rain_mm"])
+            out["utc:" + utc.strftime("%Y-%m-%dT%H")] = float(row["rain_mm"])
+    return out
+
+
+def weather_alignment(cfg, tz="Europe/Copenhagen", feed="weather/city_gauge.csv"):
+    """Share of the rainy station hours whose attached rain equals the gauge's reading at that hour
+    (station times read as local, or as UTC if the agent moved the exports to UTC); None when the
+    agent's loader no longer has the shape this check needs (the outcome checks decide then)."""
+    import sys
+    from pathlib import Path
+
+    try:
+        data = sys.modules.get("data")
+        stations = data.load_stations(cfg.data.data_dir, None)
+        truth = _gauge_truth(Path(cfg.data.data_dir) / feed, tz)
+        best = 0.0
+        for prefix in ("", "utc:"):
+            hit = total = 0
+            for st in stations:
+                for t, r in zip(st.time, st.rain_mm):
+                    key = prefix + str(t)[:13]
+                    if key not in truth:
+                        continue
+                    want = truth[key]
+                    if want > 0.5 or float(r) > 0.5:
+                        total += 1
+                        hit += abs(float(r) - want) <= 0.05
+            if total:
+                best = max(best, hit / total)
+        return round(best, 4)
+    except Exception:
+        return None
 
 
 def _lr_shape(lrs):
@@ -57,13 +88,13 @@ def _lr_shape(lrs):
     return peak, mid / peak, lrs[-1] / peak
 
 
-def decide_schedule_and_draws(m, checks, s, keep):
+def decide_schedule_and_weather(m, checks, s, keep):
     lrs = m.value("lrs", list)
     if not lrs or not all(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0 for v in lrs):
         checks.check("lr_recorded", False, value=len(lrs), bound="finite lr at every optimizer step")
         return
     checks.check("every_batch_steps", len(lrs) >= s["steps"], value=len(lrs),
-                 bound=f">= {s['steps']} optimizer steps (12 epochs x 100 batches)", source="reported",
+                 bound=f">= {s['steps']} optimizer steps (12 epochs x 126 batches)", source="reported",
                  limit=s["steps"] - 0.5, sense=">")
     peak, mid, end = _lr_shape(lrs)
     checks.check("schedule_spans_the_run", mid >= s["mid_ratio"], value=round(mid, 4),
@@ -74,39 +105,25 @@ def decide_schedule_and_draws(m, checks, s, keep):
                  bound=f"<= {s['end_ratio']} (last step's lr over the peak: the configured cosine ends at "
                        "min_lr_ratio 0.05; a constant or half-height floor does not decay)",
                  source="recomputed", limit=s["end_ratio"], sense="<")
-    draws = m.value("station_draws", dict)
-    report = m.value("report", dict)
-    n_st = len([k for k in report if k != "all"])
-    counts = [float(draws.get(str(i), 0)) for i in range(n_st)] if len(draws) <= n_st else []
-    if len(counts) >= 2 and sum(counts) > 0:
-        rel = [c * len(counts) / sum(counts) for c in counts]
-        lo, hi = min(rel), max(rel)
-        checks.check("every_station_drawn_evenly", lo >= s["share_min"] and hi <= s["share_max"],
-                     value=f"{lo:.3f}..{hi:.3f}",
-                     bound=f"every station's share of the rows trained on, times the number of stations, in "
-                           f"[{s['share_min']}, {s['share_max']}] (balanced draws ~1.0; the weights looked up in "
-                           "the wrong order give 0.18..2.9; uniform rows 0.32..1.26)",
-                     source="recomputed")
-    else:
-        checks.check("every_station_drawn_evenly", False, value=len(counts),
-                     bound="station codes reach an embedding in training mode", source="recomputed")
+    align = m.values.get("weather_alignment")
+    if align is not None:
+        ok = isinstance(align, (int, float)) and not isinstance(align, bool) and align >= s["align_min"]
+        checks.check("rain_on_the_right_hour", ok, value=align,
+                     bound=f">= {s['align_min']} of the rainy station hours carry the gauge's reading for that "
+                           "local hour (the first hour's offset for the whole feed: about 0.40; hour-by-hour "
+                           "conversion: 1.0)", source="reported", limit=s["align_min"], sense=">")
     report = m.value("report", dict)
     overall = float(report["all"]["mae"])
     peak = report[s["peak_station"]]
     keep["report"] = report
     checks.check("heldout_mae", overall <= s["mae_max"], value=round(overall, 3),
-                 bound=f"<= {s['mae_max']} bikes/h over all stations (broken 4.10-4.35; the schedule "
-                       "fixed alone: 2.76-2.88; both fixed: 2.49-2.53)", source="reported", limit=s["mae_max"],
+                 bound=f"<= {s['mae_max']} bikes/h over all stations (broken 3.99-4.20; the schedule "
+                       "fixed alone: 2.75-2.86; both fixed: 2.39-2.46, schedule rebuilt in steps: up to 2.52)", source="reported", limit=s["mae_max"],
                  sense="<")
-    checks.check("late_station_mae", float(peak["mae"]) <= s["station_mae_max"], value=round(float(peak["mae"]), 3),
+    checks.check("peak_station_mae", float(peak["mae"]) <= s["station_mae_max"], value=round(float(peak["mae"]), 3),
                  bound=f"<= {s['station_mae_max']} bikes/h held-out MAE at {s['peak_station']} (schedule fixed "
-                       "alone: 5.90-6.69; both fixed: 4.54-4.78)", source="reported", limit=s["station_mae_max"],
+                       "alone: 6.10-6.58; both fixed: 4.67-4.93, schedule in steps: up to 5.11)", source="reported", limit=s["station_mae_max"],
                  sense="<")
-    checks.check("peak_station_rush_bias", float(peak["rush_bias"]) >= s["rush_min"],
-                 value=round(float(peak["rush_bias"]), 3),
-                 bound=f">= {s['rush_min']} bikes/h at {s['peak_station']}'s weekday rush hours (schedule "
-                       "fixed alone: -11.6 to -15.5; both fixed: -7.2 to -8.8)",
-                 source="reported", limit=s["rush_min"], sense=">")
 
 
 ROW = re.compile(r"^\s+(all stations|[a-z][a-z0-9-]+)\s+(-?\d+\.\d+)\s+(-?\d+\.\d+)%\s+([-+]\d+\.\d+)\s+([-+]\d+\.\d+)\s*$")
@@ -131,13 +148,11 @@ def readme_checks(run, measured, checks, s, seed_report):
         checks.check("readme_run_prints_report", False, value=len(rows), bound="the held-out table",
                      source="readme_run")
         return
-    overall, rush = rows["all"]["mae"], rows[s["peak_station"]]["rush_bias"]
+    overall = rows["all"]["mae"]
     checks.check("readme_run_heldout_mae", overall <= s["mae_max"], value=overall, bound=f"<= {s['mae_max']}",
                  source="readme_run", limit=s["mae_max"], sense="<")
-    checks.check("readme_run_peak_station_rush_bias", rush >= s["rush_min"], value=rush,
-                 bound=f">= {s['rush_min']}", source="readme_run", limit=s["rush_min"], sense=">")
     st_mae = rows[s["peak_station"]]["mae"]
-    checks.check("readme_run_late_station_mae", st_mae <= s["station_mae_max"], value=st_mae,
+    checks.check("readme_run_peak_station_mae", st_mae <= s["station_mae_max"], value=st_mae,
                  bound=f"<= {s['station_mae_max']}", source="readme_run", limit=s["station_mae_max"], sense="<")
     if seed_report is None:
         checks.check("readme_run_matches_measured_report", False, value="seed 0 not decided",

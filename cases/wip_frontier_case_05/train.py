@@ -22,7 +22,6 @@ from metrics import bias, format_report, mae, station_report
 from models import build_model, count_params
 from optim import build_optimizer, build_scheduler
 from preprocess import fit_scalers
-from sampling import BalancedDraw
 from trainer import Trainer
 
 
@@ -73,7 +72,7 @@ def run(cfg, print_fn=print):
     if cfg.train.out_dir:
         callbacks.append(JsonlWriter(f"{cfg.train.out_dir}/history.jsonl"))
     trainer = Trainer(model, optimizer, callbacks, grad_clip=cfg.optim.grad_clip,
-                      loss_fn=build_loss(cfg.train.loss), draw=BalancedDraw(train_t.station))
+                      loss_fn=build_loss(cfg.train.loss))
 
     def validate():
         pred = predict_counts(trainer, held_t, xs, ys)

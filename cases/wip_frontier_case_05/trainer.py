@@ -1,6 +1,5 @@
-"""The training loop: mini-batches of the training rows (a fresh permutation every epoch, or the
-rows an epoch draw returns), one optimizer step per batch, a validation pass after every epoch,
-callbacks around both."""
+"""The training loop: mini-batches of the training rows (a fresh permutation every epoch), one
+optimizer step per batch, a validation pass after every epoch, callbacks around both."""
 
 import numpy as np
 import torch
@@ -13,9 +12,8 @@ def batches(order, batch_size):
 
 
 class Trainer:
-    def __init__(self, model, optimizer, callbacks=(), grad_clip=0.0, loss_fn=F.mse_loss, draw=None):
+    def __init__(self, model, optimizer, callbacks=(), grad_clip=0.0, loss_fn=F.mse_loss):
         self.model, self.optimizer = model, optimizer
-        self.draw = draw
         self.loss_fn = loss_fn
         self.callbacks = list(callbacks)
         self.grad_clip = grad_clip
@@ -30,7 +28,7 @@ class Trainer:
         self.model.train()
         x, s, z = data
         total, count = 0.0, 0
-        order = self.draw.epoch(rng) if self.draw is not None else rng.permutation(len(z))
+        order = rng.permutation(len(z))
         for idx in batches(order, batch_size):
             idx = torch.from_numpy(idx)
             pred = self.model(x[idx], s[idx])
