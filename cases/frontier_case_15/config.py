@@ -33,6 +33,7 @@ class TrainConfig:
     warmup_steps: int = 40
     grad_clip: float = 1.0
     log_every: int = 90
+    alarm_state: str = "queenless"      # the state the co-op's alerts go out for
     out_dir: str = ""                   # where to write the checkpoint and metrics; "" = nowhere
 
 

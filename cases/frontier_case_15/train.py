@@ -44,6 +44,11 @@ def run(cfg):
     final = trainer.history[-1]
     f1 = per_class_f1(final["confusion"])
     print("val F1 by state: " + " | ".join(f"{c} {v:.3f}" for c, v in zip(train_t.classes, f1)))
+    a = train_t.classes.index(cfg.train.alarm_state)
+    caught, total = int(final["confusion"][a, a]), int(final["confusion"][a].sum())
+    raised = int(final["confusion"][:, a].sum())
+    print(f"alarm ({cfg.train.alarm_state}): recall {caught / max(total, 1):.3f} | precision "
+          f"{caught / max(raised, 1):.3f} | {total - caught} of {total} val windows missed")
     print(f"final: val acc {final['acc']:.4f} | balanced acc {final['bal_acc']:.4f} "
           f"| macro F1 {macro_f1(final['confusion']):.4f}")
     return trainer
