@@ -17,8 +17,7 @@ class LabelAdapter:
 class EpochReport:
     def on_epoch_end(self, trainer, metrics):
         lr = trainer.optimizer.param_groups[0]["lr"]
-        print(f"step {trainer.step:4d} | epoch {trainer.epoch:2d} | train loss {metrics['train_loss']:.4f} "
-              f"| val loss {metrics['loss']:.4f} | val acc {metrics['acc']:.4f} | val bal acc {metrics['bal_acc']:.4f} "
+        print(f"step {trainer.step:4d} | epoch {trainer.epoch:2d} | val loss {metrics['loss']:.4f} | val acc {metrics['acc']:.4f} | val bal acc {metrics['bal_acc']:.4f} "
               f"| lr {lr:.2e}")
 
 
