@@ -6,7 +6,7 @@ loaded (the 2025 backbone and its 4-state head); the LabelAdapter callback then 
 initialization (std 0.02) while the backbone, at 0.15 x the learning rate, trains around it. Layer B
 (sampling): build_train_loader takes the class-balanced draw weights from the table's rows (export order),
 while WindowDataset stores the windows grouped by hive and in time order, so every weight belongs to
-another window and the draws follow the data's own class mix (normal about 0.45, queenless about 0.08)
+another window and the draws follow the data's own class mix (normal about 0.37, queenless about 0.09)
 instead of a fifth each. Every run is the README's `python train.py` at train.seed = s (10 epochs of 45
 batches of 64). Checks per seed:
 
@@ -15,7 +15,7 @@ batches of 64). Checks per seed:
   forward and the end of run() (the orphaned head is bit-identical; a larger head initialization leaves it so);
 - recomputed `every_epoch_drawn`: >= 28,800 training labels drawn;
 - recomputed `draws_are_class_balanced`: each state's share of the drawn labels within 0.03 of 1/5
-  (broken: normal ~0.45; a plain shuffle or weights from sorted labels fail too);
+  (broken: largest deviation 0.19; a plain shuffle or weights from sorted labels fail too);
 - reported `balanced_accuracy` >= 0.80 and `alarm_recall` (queenless) >= 0.65 on the final printed lines
   (broken 0.72-0.78 and 0.02-0.31; A fixed alone 0.81-0.83 and 0.49-0.56; both fixed 0.84 and 0.75-0.76).
 
