@@ -12,7 +12,9 @@ import torch
 from config import load_config
 from data import load_exports, split_by_hive
 from dataset import Standardizer
+from calibration import calibrate
 from metrics import evaluate, macro_f1
+from report import write_report
 from models import HiveNet, load_pretrained
 from sampling import build_eval_loader
 
@@ -41,14 +43,27 @@ def main(argv=None):
     parser.add_argument("checkpoint")
     parser.add_argument("--config", default="configs/season26.toml")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
+    parser.add_argument("--calibrate", action="store_true", help="fit a temperature and the alarm threshold")
+    parser.add_argument("--report", default="", help="write a markdown report here")
     args = parser.parse_args(argv)
     cfg = load_config(args.config, args.set)
     _, val_t = split_by_hive(load_exports(cfg.data.export_dir), cfg.data.val_fraction, cfg.data.split_seed)
     _, (mean, std) = load_pretrained(cfg.model.pretrained)
     model = load_finetuned(args.checkpoint, cfg)
     print(f"{'apiary':14s} {'windows':>7s} {'acc':>6s} {'bal acc':>7s} {'macro F1':>8s}")
-    for apiary, n, acc, bal, f1 in per_apiary(model, val_t, Standardizer(mean, std)):
+    standardizer = Standardizer(mean, std)
+    for apiary, n, acc, bal, f1 in per_apiary(model, val_t, standardizer):
         print(f"{apiary:14s} {n:7d} {acc:6.3f} {bal:7.3f} {f1:8.3f}")
+    loader = build_eval_loader(val_t, standardizer)
+    extra = {}
+    if args.calibrate:
+        extra = calibrate(model, loader, model.classes.index(cfg.train.alarm_state))
+        print("calibration: " + " | ".join(f"{k} {v:.4f}" for k, v in extra.items()))
+    if args.report:
+        res = evaluate(model, loader, len(model.classes))
+        write_report(args.report, f"HiveNet on held-out hives ({args.checkpoint})", res["confusion"],
+                     model.classes, {"balanced accuracy": res["bal_acc"], **extra})
+        print(f"wrote {args.report}")
 
 
 if __name__ == "__main__":
