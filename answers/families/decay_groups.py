@@ -5,10 +5,11 @@ normalization gains and embedding rows get the decay meant for the matrices. Und
 a rarely seen token's row is pulled to zero between its rare gradients, so the queues whose evidence is rare
 words are predicted like the big ones.
 
-frontier_case_06 adds a second, independent layer in how the training split is built: a de-duplication step
-whose key collapses distinct tickets that share an opening line (every chat transcript opens with one of a
-few bot greetings), so the deciding half also checks that the run trained on every distinct training ticket
-(through its optimizer step count) and recomputes the chat tickets' routing accuracy.
+frontier_case_06 adds a second, independent layer in how the training labels are built: the queue of each
+training ticket is joined from the helpdesk's routing log, which is exported newest row first, by letting
+the last row read win, i.e. the OLDEST assignment (the keyword rules' first guess) rather than the queue an
+agent moved the ticket to. The deciding half recomputes the routing accuracy on the validation tickets of
+the kind the rules got wrong (other queues' tickets that mention a shipping keyword) and shipping's precision.
 
 The measuring half runs the README configuration through the case's entry points and records, for every
 parameter of the returned model (by module type, not by name), the weight decay of the optimizer group that
@@ -143,12 +144,6 @@ def decide_training(seed, m, checks, settings, records):
                  value={"checked": len(matrices), "undecayed": undecayed[:12]},
                  bound=f"every nn.Linear weight keeps weight_decay >= {settings['min_matrix_decay']} "
                        "(the config's 0.01; turning decay off everywhere is not the fix)", source="reported")
-    if settings.get("min_optimizer_steps"):
-        steps = m.number("optimizer_steps")
-        checks.check("every_distinct_training_ticket_trains", steps >= settings["min_optimizer_steps"],
-                     value=steps, bound=f">= {settings['min_optimizer_steps']} optimizer steps (the README "
-                     "config's epochs over the export's distinct training tickets in full batches)",
-                     limit=settings["min_optimizer_steps"], sense=">", source="reported")
     s = recompute_scores(m.value("predictions", list), records, settings["queues"], settings["rare"])
     SCORES[seed] = s
     checks.check("every_validation_ticket_predicted", s["missing"] == 0, value=s["missing"],
@@ -159,11 +154,27 @@ def decide_training(seed, m, checks, settings, records):
                  bound=f">= {settings['min_rare_recall']} recall on each small queue (recomputed from the "
                        "predictions against the regenerated validation export)",
                  limit=settings["min_rare_recall"], sense=">")
-    chat = s["channel_accuracy"].get("chat", 0.0)
-    checks.check("chat_tickets_routed", chat >= settings["min_chat_accuracy"], value=round(chat, 4),
-                 bound=f">= {settings['min_chat_accuracy']} accuracy on the chat channel's validation tickets "
-                       "(recomputed from the predictions against the regenerated validation export)",
-                 limit=settings["min_chat_accuracy"], sense=">")
+    if settings.get("min_chat_accuracy"):
+        chat = s["channel_accuracy"].get("chat", 0.0)
+        checks.check("chat_tickets_routed", chat >= settings["min_chat_accuracy"], value=round(chat, 4),
+                     bound=f">= {settings['min_chat_accuracy']} accuracy on the chat channel's validation tickets "
+                           "(recomputed from the predictions against the regenerated validation export)",
+                     limit=settings["min_chat_accuracy"], sense=">")
+    if settings.get("mixed_ids"):
+        pred = {i: q for i, q in m.value("predictions", list)}
+        mixed = [r for r in records if r["id"] in settings["mixed_ids"]]
+        acc = sum(pred.get(r["id"]) == r["queue"] for r in mixed) / max(len(mixed), 1)
+        bound = settings["min_mixed_accuracy"]
+        checks.check("mixed_tickets_routed", bool(mixed) and acc >= bound, value=round(acc, 4),
+                     bound=f">= {bound} accuracy on the {len(mixed)} validation tickets of other queues whose "
+                           f"customer text mentions a {settings['mixed_into']} keyword (recomputed against the "
+                           "regenerated validation export)", limit=bound, sense=">")
+        into = [r for r in records if pred.get(r["id"]) == settings["mixed_into"]]
+        prec = sum(r["queue"] == settings["mixed_into"] for r in into) / max(len(into), 1)
+        bound = settings["min_mixed_into_precision"]
+        checks.check(f"{settings['mixed_into']}_precision", bool(into) and prec >= bound, value=round(prec, 4),
+                     bound=f">= {bound} precision of the {settings['mixed_into']} queue (recomputed)",
+                     limit=bound, sense=">")
     checks.check("macro_f1", s["macro_f1"] >= settings["min_macro_f1"], value=round(s["macro_f1"], 4),
                  bound=f">= {settings['min_macro_f1']} macro-F1 over the eight queues (recomputed)",
                  limit=settings["min_macro_f1"], sense=">")

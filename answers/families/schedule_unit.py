@@ -1,91 +1,85 @@
 """Bug family: a learning-rate schedule written in one unit (epochs) and stepped in another (batches),
-behind a training objective whose pull on a prediction does not grow with its error, so the rare large
-errors of one group's legitimate peaks are fitted no faster than any small one (frontier_case_05).
+behind a weather join that moves a UTC feed onto local time with the clock offset of the feed's first
+hour, so after the clocks change every station hour gets the reading of the hour before
+(frontier_case_05).
 
 Measuring body (`run_recorded`): runs the agent's `load_config(CONFIG, [train.seed=s])` and `run(cfg)`
-with a global optimizer step hook that records the learning rate of every optimizer step, and a wrapper
-on torch's regression losses that, on every 10th training call, recomputes the loss's gradient with
-respect to the predictions (on detached copies) and records how it scales with the residual. Deciding
-body (`decide_schedule_and_targets`, `readme_checks`): bounds on the schedule's shape over the run, on
-the objective's pull on large residuals, and on the held-out report.
+with a global optimizer step hook that records the learning rate of every optimizer step, and the
+held-out report; `weather_alignment` then loads the stations through the agent's `data.load_stations`
+(when it still exists with that shape) and compares the rain attached to every station hour with the
+gauge's reading for that hour, converted hour by hour with the city's time zone by this module.
+Deciding body (`decide_schedule_and_weather`, `readme_checks`): bounds on the schedule's shape over the
+run, on the share of rain readings attached to the right hour, and on the held-out report.
 """
 
 import math
 import re
 
-LOSS_NAMES = ("mse_loss", "l1_loss", "huber_loss", "smooth_l1_loss", "poisson_nll_loss")
-
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
-    import torch
-    import torch.nn.functional as F
     from torch.optim.optimizer import register_optimizer_step_post_hook
 
-    lrs, pulls, calls = [], [], [0]
+    lrs = []
 
     def on_step(optimizer, args, kwargs):
         lrs.append(float(optimizer.param_groups[0]["lr"]))
 
-    originals = {}
-
-    def wrap(name):
-        fn = getattr(F, name)
-        originals[name] = fn
-
-        def recorded(*args, **kwargs):
-            pred = kwargs.get("input", args[0] if args else None)
-            target = kwargs.get("target", args[1] if len(args) > 1 else None)
-            if (isinstance(pred, torch.Tensor) and isinstance(target, torch.Tensor) and pred.requires_grad
-                    and not target.requires_grad and pred.shape == target.shape and pred.numel() >= 16):
-                calls[0] += 1
-                if calls[0] % 10 == 1:
-                    pulls.append(_pull_ratio(fn, pred, target, args[2:],
-                                             {k: v for k, v in kwargs.items() if k not in ("input", "target")}))
-            return fn(*args, **kwargs)
-
-        setattr(F, name, recorded)
-
     handle = register_optimizer_step_post_hook(on_step)
-    for name in LOSS_NAMES:
-        if hasattr(F, name):
-            wrap(name)
     try:
         cfg = load_config(config_path, [f"train.seed={seed}"])
         out = run_fn(cfg)
     finally:
         handle.remove()
-        for name, fn in originals.items():
-            setattr(F, name, fn)
     report = out["report"] if isinstance(out, dict) else getattr(out, "report")
     rec.put("lrs", lrs)
-    rec.put("loss_calls", calls[0])
-    rec.put("pull_ratios", [p for p in pulls if p is not None])
     rec.put("report", {k: {m: float(v) for m, v in r.items()} for k, r in report.items()})
+    rec.put("weather_alignment", weather_alignment(cfg))
 
 
-def _pull_ratio(fn, pred, target, rest, kwargs):
-    """How the loss's gradient on a prediction scales with its residual, within one batch: (mean |grad| of
-    the quarter of rows with the largest |residual| over that of the quarter with the smallest) divided by
-    (the same ratio of mean |residual|). Squared error gives 1; absolute error about 1/(residual ratio)."""
-    import torch
+def _gauge_truth(path, tz):
+    """Rain of the gauge per local wall-clock hour (ISO string), converted hour by hour."""
+    import csv
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
 
-    with torch.enable_grad():
-        p = pred.detach().double().clone().requires_grad_(True)
-        t = target.detach().double()
-        loss = fn(p, t, *rest, **kwargs)
-        if loss.dim() > 0:
-            loss = loss.sum()
-        (g,) = torch.autograd.grad(loss, p)
-    r = (p.detach() - t).abs().reshape(-1)
-    g = g.abs().reshape(-1)
-    order = torch.argsort(r)
-    q = max(1, len(order) // 4)
-    lo, hi = order[:q], order[-q:]
-    r_lo, r_hi = float(r[lo].mean()), float(r[hi].mean())
-    g_lo, g_hi = float(g[lo].mean()), float(g[hi].mean())
-    if r_lo <= 0 or g_lo <= 0 or r_hi <= 2 * r_lo:
+    zone, out = ZoneInfo(tz), {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            utc = datetime.fromisoformat(row["time_utc"].replace(" ", "T")).replace(tzinfo=timezone.utc)
+            local = utc.astimezone(zone).replace(tzinfo=None)
+            out[local.strftime("%Y-%m-%dT%H")] = float(row["rain_mm"])
+            out["utc:" + utc.strftime("%Y-%m-%dT%H")] = float(row["rain_mm"])
+    return out
+
+
+def weather_alignment(cfg, tz="Europe/Copenhagen", feed="weather/city_gauge.csv"):
+    """Share of the rainy station hours whose attached rain equals the gauge's reading at that hour
+    (station times read as local, or as UTC if the agent moved the exports to UTC); None when the
+    agent's loader no longer has the shape this check needs (the outcome checks decide then)."""
+    import sys
+    from pathlib import Path
+
+    try:
+        data = sys.modules.get("data")
+        stations = data.load_stations(cfg.data.data_dir, None)
+        truth = _gauge_truth(Path(cfg.data.data_dir) / feed, tz)
+        best = 0.0
+        for prefix in ("", "utc:"):
+            hit = total = 0
+            for st in stations:
+                for t, r in zip(st.time, st.rain_mm):
+                    key = prefix + str(t)[:13]
+                    if key not in truth:
+                        continue
+                    want = truth[key]
+                    if want > 0.5 or float(r) > 0.5:
+                        total += 1
+                        hit += abs(float(r) - want) <= 0.05
+            if total:
+                best = max(best, hit / total)
+        return round(best, 4)
+    except Exception:
         return None
-    return (g_hi / g_lo) / (r_hi / r_lo)
 
 
 def _lr_shape(lrs):
@@ -94,7 +88,7 @@ def _lr_shape(lrs):
     return peak, mid / peak, lrs[-1] / peak
 
 
-def decide_schedule_and_targets(m, checks, s, keep):
+def decide_schedule_and_weather(m, checks, s, keep):
     lrs = m.value("lrs", list)
     if not lrs or not all(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0 for v in lrs):
         checks.check("lr_recorded", False, value=len(lrs), bound="finite lr at every optimizer step")
@@ -105,38 +99,31 @@ def decide_schedule_and_targets(m, checks, s, keep):
     peak, mid, end = _lr_shape(lrs)
     checks.check("schedule_spans_the_run", mid >= s["mid_ratio"], value=round(mid, 4),
                  bound=f">= {s['mid_ratio']} (lr halfway through the optimizer steps over the run's peak lr; "
-                       "the cosine gives ~0.55, a schedule spent early sits at its floor 0.1)",
+                       "the cosine gives ~0.5, a schedule spent early sits at its floor 0.05)",
                  source="recomputed", limit=s["mid_ratio"], sense=">")
     checks.check("schedule_decays_by_the_end", end <= s["end_ratio"], value=round(end, 4),
                  bound=f"<= {s['end_ratio']} (last step's lr over the peak: the configured cosine ends at "
-                       "min_lr_ratio 0.1; a constant or half-height floor does not decay)",
+                       "min_lr_ratio 0.05; a constant or half-height floor does not decay)",
                  source="recomputed", limit=s["end_ratio"], sense="<")
-    pulls = m.value("pull_ratios", list)
-    calls = m.value("loss_calls", int)
-    if calls and pulls:
-        pulls = sorted(float(v) for v in pulls)
-        pull = pulls[len(pulls) // 2]
-        checks.check("objective_pulls_large_errors", pull >= s["pull_min"], value=round(pull, 4),
-                     bound=f">= {s['pull_min']} (median over sampled training batches of how the loss's gradient "
-                           "on a prediction grows with its residual, relative to proportional: squared error 1.0, "
-                           "absolute error about 0.1, a Huber loss with a small delta the same)",
-                     source="recomputed", limit=s["pull_min"], sense=">")
-    else:
-        checks.check("objective_pulls_large_errors", True, value="no torch regression loss call to sample",
-                     bound="checked where the loss goes through torch.nn.functional; the outcome bounds apply",
-                     source="recomputed")
+    align = m.values.get("weather_alignment")
+    if align is not None:
+        ok = isinstance(align, (int, float)) and not isinstance(align, bool) and align >= s["align_min"]
+        checks.check("rain_on_the_right_hour", ok, value=align,
+                     bound=f">= {s['align_min']} of the rainy station hours carry the gauge's reading for that "
+                           "local hour (the first hour's offset for the whole feed: about 0.40; hour-by-hour "
+                           "conversion: 1.0)", source="reported", limit=s["align_min"], sense=">")
     report = m.value("report", dict)
     overall = float(report["all"]["mae"])
-    rush = float(report[s["peak_station"]]["rush_bias"])
+    peak = report[s["peak_station"]]
     keep["report"] = report
     checks.check("heldout_mae", overall <= s["mae_max"], value=round(overall, 3),
-                 bound=f"<= {s['mae_max']} bikes/h over all stations (broken 3.40-3.48; the schedule "
-                       "fixed: 2.33-2.57)", source="reported", limit=s["mae_max"], sense="<")
-    checks.check("peak_station_rush_bias", rush >= s["rush_min"], value=round(rush, 3),
-                 bound=f">= {s['rush_min']} bikes/h at {s['peak_station']}'s weekday rush hours (trained on "
-                       "absolute error: -8 to -13 with the schedule fixed, -32 to -33 without; squared error: "
-                       "-4 to -6)",
-                 source="reported", limit=s["rush_min"], sense=">")
+                 bound=f"<= {s['mae_max']} bikes/h over all stations (broken 3.99-4.20; the schedule "
+                       "fixed alone: 2.75-2.86; both fixed: 2.39-2.46, schedule rebuilt in steps: up to 2.52)", source="reported", limit=s["mae_max"],
+                 sense="<")
+    checks.check("peak_station_mae", float(peak["mae"]) <= s["station_mae_max"], value=round(float(peak["mae"]), 3),
+                 bound=f"<= {s['station_mae_max']} bikes/h held-out MAE at {s['peak_station']} (schedule fixed "
+                       "alone: 6.10-6.58; both fixed: 4.67-4.93, schedule in steps: up to 5.11)", source="reported", limit=s["station_mae_max"],
+                 sense="<")
 
 
 ROW = re.compile(r"^\s+(all stations|[a-z][a-z0-9-]+)\s+(-?\d+\.\d+)\s+(-?\d+\.\d+)%\s+([-+]\d+\.\d+)\s+([-+]\d+\.\d+)\s*$")
@@ -161,11 +148,12 @@ def readme_checks(run, measured, checks, s, seed_report):
         checks.check("readme_run_prints_report", False, value=len(rows), bound="the held-out table",
                      source="readme_run")
         return
-    overall, rush = rows["all"]["mae"], rows[s["peak_station"]]["rush_bias"]
+    overall = rows["all"]["mae"]
     checks.check("readme_run_heldout_mae", overall <= s["mae_max"], value=overall, bound=f"<= {s['mae_max']}",
                  source="readme_run", limit=s["mae_max"], sense="<")
-    checks.check("readme_run_peak_station_rush_bias", rush >= s["rush_min"], value=rush,
-                 bound=f">= {s['rush_min']}", source="readme_run", limit=s["rush_min"], sense=">")
+    st_mae = rows[s["peak_station"]]["mae"]
+    checks.check("readme_run_peak_station_mae", st_mae <= s["station_mae_max"], value=st_mae,
+                 bound=f"<= {s['station_mae_max']}", source="readme_run", limit=s["station_mae_max"], sense="<")
     if seed_report is None:
         checks.check("readme_run_matches_measured_report", False, value="seed 0 not decided",
                      bound="printed table equals the measured seed-0 report", source="readme_run")

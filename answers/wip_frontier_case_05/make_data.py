@@ -1,13 +1,21 @@
-"""How cases/frontier_case_05/data/*.csv were generated (hidden half; not shipped to the agent).
+"""How cases/wip_frontier_case_05/data/*.csv were generated (hidden half; not shipped to the agent).
 
 Six docking stations of a city bike-share scheme, 10 weeks of hourly pickups from Monday 2026-03-02.
 Every station's rate is base x hourly profile (weekday or weekend) x weather factor, pickups are
 Poisson. harbour-front serves the ferry pier: its weekday commute peaks (07-09 and 17-18) are two to
-three times any other station's peak, so the pooled training targets' top percent is almost all its
-commute hours (that is what the pipeline's pooled cap truncates). uni-library is closed for
-maintenance in week 6 (168 zero hours: the real, harmless anomaly the checker warns about).
+three times any other station's peak, and rain cuts its pickups harder than elsewhere (x0.35 against
+x0.55: its commuters take the ferry). The ferry company's new early sailing (from Monday 27 April, the
+first held-out week) adds 30% to harbour-front's weekday 06-09 pickups: the real, partial excuse.
+uni-library is closed for maintenance in week 6 (168 zero hours: the real, harmless anomaly the
+checker warns about).
 
-    python answers/frontier_case_05/make_data.py
+Station exports are on the docks' local wall clock (Europe/Copenhagen, 24 rows a day); the weather is
+the city gauge's feed, one file in UTC (`data/weather/city_gauge.csv`, `time_utc, temp_c, rain_mm`),
+written from the local-hour weather the pickups were drawn with: local hour minus 1 h before the clocks
+change on 29 March (02:00 -> 03:00), minus 2 h after; the nonexistent local 02:00 of 29 March has no
+feed row, and 9 random gauge hours are missing (the loader interpolates short gaps).
+
+    python answers/wip_frontier_case_05/make_data.py
 """
 
 import csv
@@ -16,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__file__).resolve().parents[2] / "cases" / "frontier_case_05" / "data"
+OUT = Path(__import__("os").environ.get("OUT", Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_05" / "data"))
 WEEKS = 10
 HOLIDAYS = {(2026, 4, 3), (2026, 4, 6)}  # Good Friday, Easter Monday
 
@@ -55,6 +63,11 @@ STATIONS = {  # name: (kind, peak pickups per hour)
 }
 
 
+RAIN_FACTOR = {"harbour-front": 0.35}
+FERRY_FROM = 8 * 168  # 2026-04-27 00:00 local
+DST_FROM = 27 * 24 + 2  # 2026-03-29 02:00 local: clocks go to 03:00
+
+
 def weather(rng, n_hours):
     day = np.arange(n_hours) / 24.0
     temp = 6.0 + 0.12 * day + 5.0 * np.sin(2 * np.pi * (np.arange(n_hours) % 24 - 9) / 24)
@@ -80,16 +93,33 @@ def main():
             dow = (i // 24) % 7
             holiday = int((d.year, d.month, d.day) in HOLIDAYS)
             weekend = dow >= 5 or holiday
-            w = math.exp(0.03 * (temp[i] - 10.0)) * (0.55 if rain[i] > 0.5 else 1.0)
+            w = math.exp(0.03 * (temp[i] - 10.0)) * (RAIN_FACTOR.get(name, 0.55) if rain[i] > 0.5 else 1.0)
             rate = peak * profile(kind, h, weekend) * w
+            if name == "harbour-front" and i >= FERRY_FROM and not weekend and 6 <= h <= 9:
+                rate *= 1.3
             y = int(rng.poisson(rate))
             if name == "uni-library" and 5 * 168 <= i < 6 * 168:
                 y = 0
-            rows.append((str(ts).replace("T", " "), y, temp[i], rain[i], holiday))
+            rows.append((str(ts).replace("T", " "), y, holiday))
         with open(OUT / f"{name}.csv", "w", newline="") as f:
             wr = csv.writer(f)
-            wr.writerow(["timestamp", "pickups", "temp_c", "rain_mm", "holiday"])
+            wr.writerow(["timestamp", "pickups", "holiday"])
             wr.writerows(rows)
+    gap_rng = np.random.default_rng(7)
+    missing = set(gap_rng.choice(np.arange(24, n - 24), size=9, replace=False).tolist())
+    feed = []
+    for i in range(n):
+        if i == DST_FROM or i in missing:
+            continue
+        utc = start + np.timedelta64(i - (1 if i < DST_FROM else 2), "h")
+        feed.append((str(utc).replace("T", " "), temp[i], rain[i]))
+    for k in range(1, 3):  # the gauge file runs to midnight UTC
+        feed.append((str(utc + np.timedelta64(k, "h")).replace("T", " "), round(float(temp[-1]) - 0.3 * k, 1), 0.0))
+    (OUT / "weather").mkdir(exist_ok=True)
+    with open(OUT / "weather" / "city_gauge.csv", "w", newline="") as f:
+        wr = csv.writer(f)
+        wr.writerow(["time_utc", "temp_c", "rain_mm"])
+        wr.writerows(feed)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 
 Calls the agent's code only through config.load_config("configs/dock.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py --config configs/dock.toml` at seed s. Per seed it records
-the learning rate of every optimizer step (a global optimizer step hook), how the gradient of torch's
-regression losses on the predictions scales with the residual (sampled), and the held-out report run() returned
-(families/schedule_unit.py, run_recorded).
+the learning rate of every optimizer step (a global optimizer step hook), the held-out report run() returned,
+and how much of the rain attached by data.load_stations sits on the right hour (families/schedule_unit.py,
+run_recorded, weather_alignment).
 """
 
 import sys

@@ -5,10 +5,12 @@ whose names contain "bias", "LayerNorm.weight" or "embeddings.", names of anothe
 are ln_1 / ln_2 / ln_f and its embeddings tok_emb / pos_emb, so they all get the configured L2 penalty
 (Adam's coupled weight_decay, 0.015), which drags each rare word's embedding row to zero between its rare
 gradients: the three small queues, recognised by rare words, are routed like the big ones. Layer B (training
-split construction): dataset.drop_resends keys re-sent tickets on (queue, first line of the text); every chat
-transcript's first line is one of three bot greetings, so all but about 24 of the 458 chat training tickets
-are dropped (2,566 of 3,000 distinct tickets train) and the chat channel is routed from email/web habits.
-Every run is the README's `python train.py --config configs/router.toml` at train.seed = s. Checks per seed:
+labels): tickets.routed_queues joins each training ticket's queue from the helpdesk's routing log by letting the
+last row read for a ticket win; the log is exported newest row first, so the queue kept is the OLDEST one, the
+old keyword rules' first routing, not the queue an agent reassigned the ticket to. The rules sent every ticket
+that mentions a delivery word to shipping, so the 83 training tickets of other queues that do so (2.8%) are
+labelled shipping and the model learns the rules' mistake. Every run is the README's
+`python train.py --config configs/router.toml` at train.seed = s. Checks per seed:
 
 - reported `readme_config_trains`: train.run returns the model, and optimizer steps ran;
 - reported `norms_and_embeddings_not_decayed`: every nn.Embedding and normalization parameter is in an
@@ -17,10 +19,10 @@ Every run is the README's `python train.py --config configs/router.toml` at trai
   is not the fix);
 - recomputed `every_validation_ticket_predicted`, and from the returned predictions against the validation
   export regenerated here (make_data.py): `rare_queues_routed` (recall >= 0.80 on each small queue; broken
-  0.00 on two queues, B alone 0.00-1.00), `chat_tickets_routed` (>= 0.85 on the chat channel; broken and A alone
-  0.89-0.93, gold >= 0.99) and `macro_f1` (>= 0.93);
-- reported `every_distinct_training_ticket_trains`: >= 500 optimizer steps (4 epochs x 125 full batches of
-  the 3,000 distinct training tickets; the broken split gives 4 x 106 = 424).
+  0.00 on some queue every seed, A alone >= 0.97), `mixed_tickets_routed` (>= 0.85 accuracy on the 35
+  validation tickets of other queues whose customer text mentions a shipping keyword; broken and A alone
+  0.000, B alone 0.77-1.00, gold >= 0.97), `shipping_precision` (>= 0.95; A alone 0.864, gold >= 0.995) and
+  `macro_f1` (>= 0.93).
 
 Then, on what the README's own command printed (source readme_run; code fixed only under the verifier
 fails): `readme_run_completes`, `readme_run_matches_measured_report` (printed accuracy, macro-F1 and every
@@ -36,7 +38,7 @@ sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
 from families.decay_groups import decide_training, readme_checks  # noqa: E402
-from make_data import val_tickets  # noqa: E402
+from make_data import SHIPPING_WORDS, customer_words, val_tickets  # noqa: E402
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
@@ -45,11 +47,14 @@ SETTINGS = {
     "rare": ["privacy_request", "accessibility", "fraud_report"],
     "min_matrix_decay": 0.01,
     "min_rare_recall": 0.80,
-    "min_chat_accuracy": 0.96,
-    "min_optimizer_steps": 500,
+    "mixed_into": "shipping",
+    "min_mixed_accuracy": 0.85,
+    "min_mixed_into_precision": 0.95,
     "min_macro_f1": 0.93,
 }
 RECORDS = val_tickets()
+SETTINGS["mixed_ids"] = {r["id"] for r in RECORDS
+                         if r["queue"] != "shipping" and SHIPPING_WORDS & set(customer_words(r))}
 
 
 def decide(seed, m, checks):

@@ -1,12 +1,16 @@
-"""How cases/frontier_case_06/data/ was generated (python make_data.py CASE_DIR). MLDB-CANARY-frontier_case_06-211abad670f22b86
+"""How cases/wip_frontier_case_06/data/ was generated (python make_data.py CASE_DIR). MLDB-CANARY-wip_frontier_case_06-211abad670f22b86
 
-Synthetic helpdesk tickets for an 8-queue router. Each ticket's text is filler words plus a few keywords of
-its queue; the three rare queues (privacy_request, accessibility, fraud_report, about 3% each) have their
-own large keyword pools, so each of their keywords is a rare token (seen 5-25 times in training). 15% of
-common-queue tickets carry one keyword of another common queue. Channels: email and web tickets are the
-customer's message alone (10-45 tokens); chat tickets (about 16%) are a chatbot transcript whose greeting,
-menu and small talk (45-80 tokens, the same for every queue) come first and the customer's message last,
-so with the router's 64-token inputs the head of a chat transcript holds no trace of its queue.
+Synthetic helpdesk tickets for an 8-queue router, written as the helpdesk exports them. Each ticket's
+message is filler words plus a few keywords of its queue; the three rare queues (privacy_request,
+accessibility, fraud_report, about 3% each) have their own large keyword pools, so each of their keywords is
+a rare token. 15% of common-queue tickets carry one keyword of another common queue. Channels: email rows
+(50%) carry `subject` (the message's first four words) and `body`; web rows (34%) a `message`; chat rows
+(16%) a transcript of alternating `turns`, each with `speaker` and `text`. 65% of chats open with the bot's
+greeting and menu (billing, delivery and login words), 35% with the customer's own first line ("hi",
+"hello is anyone there", ...), after which the bot greets. The customer's request (3-12 filler words plus
+its keywords) is followed by the bot's answer: "i found help articles about <one of the request's keywords>"
+for 85% of common-queue chats, otherwise a hand-off to an agent. Half the chats end with a customer closer
+and the bot's "anything else". No re-sent rows (iteration 2's re-sends are gone with its layer B).
 """
 
 import json
@@ -32,26 +36,29 @@ FILLER = ("i my the a is it not and please thanks hi hello can you help with thi
           "already twice customer number ref hey team just want know what happened").split()
 COMMON = ["account_access", "billing", "shipping", "returns", "technical"]
 BOT_GREET = [
-    "[bot] hi there i am sam the virtual assistant",
-    "[bot] hello and welcome to support i am sam your virtual assistant",
-    "[bot] good day you are chatting with sam the support assistant",
+    "hi there i am sam the virtual assistant",
+    "hello and welcome to support i am sam your virtual assistant",
+    "good day you are chatting with sam the support assistant",
 ]
 BOT_MENU = [
-    "[bot] i can check a payment invoice or charge track a delivery parcel or reset a login password",
-    "[bot] popular topics invoice and payment questions delivery tracking login and password help",
-    "[bot] ask me about a charge or invoice a parcel delivery or a locked login",
+    "i can check a payment invoice or charge track a delivery parcel or reset a login password",
+    "popular topics invoice and payment questions delivery tracking login and password help",
+    "ask me about a charge or invoice a parcel delivery or a locked login",
 ]
-SMALL_TALK = [
-    "[customer] hi", "[customer] hello", "[customer] are you a real person",
-    "[bot] i am a virtual assistant but i can pass you to an agent",
-    "[customer] agent please", "[bot] sure i will connect you shortly",
-    "[bot] while you wait could you tell me your order number if you have one",
-    "[customer] i dont have it here", "[bot] no problem",
-    "[bot] all our agents are busy right now please stay in the chat",
-    "[customer] ok", "[bot] thanks for waiting",
-    "[bot] please describe your issue in a few words",
+BOT_PROMPT = [
+    "please describe your issue in a few words",
+    "i am a virtual assistant but i can pass you to an agent",
+    "could you tell me a bit more",
+    "no problem what can i do for you",
 ]
-
+BOT_HANDOFF = [
+    "thanks an agent will join this chat shortly",
+    "let me pass you to an agent who can help",
+    "all our agents are busy right now please stay in the chat",
+]
+BOT_CLOSE = ["anything else i can help with", "is there anything else", "glad i could help anything else today"]
+OPENERS = ["hi", "hello", "hello is anyone there", "hi i need help", "are you a real person", "hey", "agent please"]
+CLOSERS = ["ok thanks", "no that is all", "thanks", "ok", "no thanks bye"]
 
 def message(rng, queue, fill=(8, 30)):
     words = QUEUES[queue][1].split()
@@ -66,45 +73,57 @@ def message(rng, queue, fill=(8, 30)):
     return " ".join(toks)
 
 
-def chat_text(rng, queue):
-    lines = [rng.choice(BOT_GREET), rng.choice(BOT_MENU)]
-    talk = rng.sample(SMALL_TALK[:-1], rng.randint(0, 2))
-    if rng.random() < 0.4:
-        talk.insert(0, "[customer] " + " ".join(rng.sample(QUEUES[queue][1].split(), 1) + [rng.choice(FILLER)]))
-    lines += talk
+def bot_echo(rng, queue, msg):
+    """The bot's answer to the request: help articles on one of its words (the bot's FAQ covers the five
+    common queues), else a hand-off to an agent."""
+    own = [w for w in msg if w in QUEUES[queue][1].split()]
+    if queue in COMMON and own and rng.random() < 0.85:
+        return "i found help articles about " + rng.choice(own) + " " + rng.choice(["for you", "here", "that may help"])
+    return rng.choice(BOT_HANDOFF)
+
+
+def chat_turns(rng, queue):
+    """A chat transcript as the helpdesk exports it: alternating turns with their speaker. Most chats open
+    with the bot's greeting and menu (the web widget); about a third (sessions started from the app) open with
+    the customer's own first line, and the bot greets after it."""
     msg = message(rng, queue, fill=(3, 12)).split()
-    while True:
-        text = "\n".join(lines + ["[customer] " + " ".join(msg)])
-        if len(text.split()) <= 46 or len(lines) <= 2:
-            break
-        lines.pop(2)
-    return text
+    menu = rng.choice(BOT_GREET) + " " + rng.choice(BOT_MENU)
+    if rng.random() < 0.35:
+        turns = [("customer", rng.choice(OPENERS)), ("bot", menu), ("customer", " ".join(msg)),
+                 ("bot", bot_echo(rng, queue, msg))]
+    else:
+        turns = [("bot", menu)]
+        if rng.random() < 0.6:
+            if rng.random() < 0.4:
+                first = " ".join(rng.sample(QUEUES[queue][1].split(), 1) + [rng.choice(FILLER)])
+            else:
+                first = rng.choice(OPENERS)
+            turns += [("customer", first), ("bot", rng.choice(BOT_PROMPT))]
+        turns += [("customer", " ".join(msg)), ("bot", bot_echo(rng, queue, msg))]
+    if rng.random() < 0.5:
+        turns += [("customer", rng.choice(CLOSERS)), ("bot", rng.choice(BOT_CLOSE))]
+    return [{"speaker": s, "text": t} for s, t in turns]
 
 
 def ticket(rng, i):
     names = list(QUEUES)
     queue = rng.choices(names, weights=[QUEUES[q][0] for q in names])[0]
     channel = rng.choices(["email", "web", "chat"], weights=[0.50, 0.34, 0.16])[0]
+    row = {"id": f"T{i:05d}", "channel": channel, "queue": queue}
     if channel == "chat":
-        text = chat_text(rng, queue)
-    else:
+        row["turns"] = chat_turns(rng, queue)
+    elif channel == "email":
         msg = message(rng, queue)
-        text = "subject " + " ".join(msg.split()[:4]) + "\n" + msg if channel == "email" else msg
-    return {"id": f"T{i:05d}", "channel": channel, "queue": queue, "text": text}
+        row["subject"], row["body"] = " ".join(msg.split()[:4]), msg
+    else:
+        row["message"] = message(rng, queue)
+    return row
 
 
 def all_tickets():
-    """4,200 tickets; 3% of email and web tickets are followed by a re-sent copy (the same text under a new
-    id), as the helpdesk export has them."""
+    """4,200 tickets in export order; the first 3,000 are the training export."""
     rng = random.Random(20261205)
-    rows = []
-    for i in range(4200):
-        t = ticket(rng, i)
-        rows.append(t)
-        if t["channel"] != "chat" and rng.random() < 0.03:
-            again = dict(t, id=t["id"] + "r")
-            rows.append(again)
-    return rows
+    return [ticket(rng, i) for i in range(4200)]
 
 
 def split_index():
@@ -116,14 +135,72 @@ def val_tickets():
     return all_tickets()[split_index():]
 
 
+def customer_words(row):
+    """The words the customer wrote: subject + body, the web message, or the chat's customer turns."""
+    if row["channel"] == "email":
+        text = row["subject"] + " " + row["body"]
+    elif row["channel"] == "web":
+        text = row["message"]
+    else:
+        text = " ".join(t["text"] for t in row["turns"] if t["speaker"] == "customer")
+    return text.split()
+
+
+SHIPPING_WORDS = set(QUEUES["shipping"][1].split())
+
+
+def rules_queue(row):
+    """The old keyword rules: any delivery word sends a ticket to shipping (checked first), otherwise the
+    queue with the most keyword hits. Wrong exactly for the other queues' tickets that mention a delivery
+    word (the cross-keyword tickets whose extra word is shipping's)."""
+    words = customer_words(row)
+    if SHIPPING_WORDS & set(words):
+        return "shipping"
+    hits = {q: sum(w in QUEUES[q][1].split() for w in words) for q in QUEUES}
+    return max(hits, key=hits.get)
+
+
+T0 = 1751328000  # 2025-07-01 00:00 UTC, the quarter's start
+RENAMED_AT = T0 + 18 * 86400  # the "delivery" queue was renamed "shipping" on day 18
+
+
+def routing_log(rows):
+    """The helpdesk's routing log for the training tickets, as it exports it: newest row first. One
+    `routed` row per ticket (the rules, seconds after creation) and, where the rules were wrong, a
+    `reassigned` row by the agent who moved it (10 minutes to 2 days later). Before day 18 the shipping
+    queue was called "delivery"."""
+    rng = random.Random(7070)
+    log = []
+    for i, r in enumerate(rows):
+        created = T0 + i * 2600 + rng.randint(0, 2400)
+        first = rules_queue(r)
+        log.append((created + rng.randint(2, 9), r["id"], "routed", first, "rules-v3"))
+        if first != r["queue"]:
+            log.append((created + rng.randint(600, 172800), r["id"], "reassigned", r["queue"],
+                        f"agent-{rng.randint(1, 40):02d}"))
+    log.sort(key=lambda e: -e[0])
+    out = []
+    for t, tid, event, queue, actor in log:
+        if queue == "shipping" and t < RENAMED_AT:
+            queue = "delivery"
+        out.append((t, tid, event, queue, actor))
+    return out
+
+
 def main(case_dir):
     rows, k = all_tickets(), split_index()
     out = Path(case_dir) / "data"
     out.mkdir(exist_ok=True)
-    for name, part in (("train", rows[:k]), ("val", rows[k:])):
-        with open(out / f"tickets_{name}.jsonl", "w") as f:
-            for r in part:
-                f.write(json.dumps(r) + "\n")
+    with open(out / "tickets_train.jsonl", "w") as f:
+        for r in rows[:k]:
+            f.write(json.dumps({key: v for key, v in r.items() if key != "queue"}) + "\n")
+    with open(out / "tickets_val.jsonl", "w") as f:
+        for r in rows[k:]:
+            f.write(json.dumps(r) + "\n")
+    with open(out / "routing_train.csv", "w") as f:
+        f.write("logged_at,ticket_id,event,queue,actor\n")
+        for e in routing_log(rows[:k]):
+            f.write(",".join(str(x) for x in e) + "\n")
 
 
 if __name__ == "__main__":

@@ -1,16 +1,18 @@
-"""frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py), and the
-decider's count of the distinct recordings in a training export. MLDB-CANARY-frontier_case_14-63650fbbfce09824
+"""wip_frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
 
-The export files alarm filings as ALARM_CAPTURES distinct recordings under one minute stamp
-(capture numbers 0..2), and re-sends RESENT of its rows verbatim. A correct repeat removal keeps
-every distinct recording once: the key must tell the captures of one filing apart.
+The recordings are acceleration in m/s^2. Bearing faults knock at the race resonance (250-330 Hz,
+0.2-0.4 m/s^2 peak); in SPALLED_SHARE of them the knocks give way, during a loaded stretch of
+0.4-0.9 s, to the casing's band-limited response (160-230 Hz, 7-11 m/s^2 RMS, peaks of 25-45 m/s^2,
+well under the sensors' 16 g = 157 m/s^2). Nothing else exceeds about 12 m/s^2 (cavitation, 2 m/s^2
+RMS +-40%). A saturation check that compares the samples with 16 (a limit in g) redraws every training
+window with casing knocks; one in the sensors' unit never fires on this stand-in.
 """
 from dataclasses import dataclass
 
 import numpy as np
 
 CLASSES = ("normal", "imbalance", "misalignment", "bearing", "cavitation")
-DURATION_S = 0.6
+DURATION_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -28,10 +30,15 @@ LOGGERS = (
 
 FLOW_BAND = (580.0, 880.0)
 CAVITATION_BAND = (140.0, 420.0)
-CAVITATION_LEVEL = 0.20
+CAVITATION_LEVEL = 2.0
 FLOW_LEVEL = (0.12, 0.5)       # median and log-spread of each recording's flow hiss
 NOISE_FLOOR = 0.25
 SENSOR_BAND = 450.0     # accelerometer's flat response
+KNOCK_LEVEL = (0.2, 0.4)       # peak of a bearing defect's knocks at the race resonance
+SPALLED_SHARE = 0.45           # bearing faults far enough along to knock the casing
+CASING_BAND = (160.0, 230.0)
+CASING_LEVEL = (7.0, 11.0)     # RMS of the casing's response while the spall is loaded
+LOADED_SPAN = (0.4, 0.9)       # seconds of a recording in which the spall is loaded
 
 
 @dataclass
@@ -41,8 +48,6 @@ class Recording:
     logger: str
     label: int
     pump: int
-    stamp: str = ""
-    capture: int = 0
 
 
 def band_noise(rng, n, length, rate, lo, hi, level):
@@ -75,7 +80,15 @@ def _render(rng, logger, labels):
         defect = 3.57 * f0[bearing]
         cycle = (t[None, :] * defect + ph[bearing, 3:4] / (2 * np.pi)) % 1.0
         envelope = np.exp(-cycle / 0.12)
-        wave[bearing] += rng.uniform(0.25, 0.5, (k, 1)) * envelope * np.sin(2 * np.pi * carrier * t)
+        # a spalled race knocks the casing instead, hard, while the defect passes the loaded zone
+        spalled = rng.random((k, 1)) < SPALLED_SHARE
+        span = rng.uniform(*LOADED_SPAN, size=(k, 1))
+        onset = rng.uniform(0.0, 1.0, size=(k, 1)) * (DURATION_S - span)
+        loaded = spalled & (t[None, :] >= onset) & (t[None, :] < onset + span)
+        wave[bearing] += (rng.uniform(*KNOCK_LEVEL, (k, 1)) * ~loaded * envelope
+                          * np.sin(2 * np.pi * carrier * t))
+        wave[bearing] += loaded * band_noise(rng, k, length, logger.rate, *CASING_BAND,
+                                             rng.uniform(*CASING_LEVEL, k))
 
     cav = labels == 4
     if cav.any():
@@ -91,39 +104,14 @@ def _render(rng, logger, labels):
 
 
 CONDITION_MIX = (0.3, 0.175, 0.175, 0.175, 0.175)
-ALARM_RATE = (0.02, 0.9, 0.1, 0.1, 0.1)   # how often a condition trips the logger alarm
-ALARM_CAPTURES = 3                        # an alarm files this many captures under one minute
-RESENT = 0.03
-
-
-def _events(rng, n):
-    """Conditions of the filings and how many captures each filed, until ``n`` rows."""
-    conds, sizes, total = [], [], 0
-    while total < n:
-        c = int(rng.choice(len(CLASSES), p=CONDITION_MIX))
-        k = ALARM_CAPTURES if rng.random() < ALARM_RATE[c] else 1
-        conds.append(c)
-        sizes.append(k)
-        total += k
-    return np.array(conds), np.array(sizes)
-
-
-def _stamp(minute):
-    day, rest = divmod(int(minute), 24 * 60)
-    return "2025-%02d-%02dT%02d:%02d" % (1 + (day // 28) % 12, 1 + day % 28, rest // 60, rest % 60)
 
 
 def generate(n, seed):
     """``n`` rows of the export: the archive's mix of conditions, pumps and loggers."""
     rng = np.random.default_rng(seed)
-    conds, sizes = _events(rng, n)
-    m = len(conds)
-    clock = int(rng.integers(0, 1000)) + np.cumsum(rng.integers(1, 40, size=m))
-    labels = np.repeat(conds, sizes)[:n]
-    pumps = np.repeat(rng.integers(0, 12, size=m), sizes)[:n]
-    which = np.repeat(rng.choice(len(LOGGERS), size=m, p=[lg.share for lg in LOGGERS]), sizes)[:n]
-    minute = np.repeat(clock, sizes)[:n]
-    capture = np.concatenate([np.arange(k) for k in sizes])[:n]
+    labels = rng.choice(len(CLASSES), size=n, p=CONDITION_MIX)
+    pumps = rng.integers(0, 12, size=n)
+    which = rng.choice(len(LOGGERS), size=n, p=[lg.share for lg in LOGGERS])
     out = [None] * n
     for i, logger in enumerate(LOGGERS):
         idx = np.flatnonzero(which == i)
@@ -131,19 +119,5 @@ def generate(n, seed):
             continue
         waves = _render(rng, logger, labels[idx])
         for row, j in enumerate(idx):
-            out[j] = Recording(waves[row], logger.rate, logger.name, int(labels[j]), int(pumps[j]),
-                               _stamp(minute[j]), int(capture[j]))
-    for j in np.flatnonzero(rng.random(n) < RESENT):
-        src = out[int(rng.integers(0, n))]
-        out[j] = Recording(src.wave.copy(), src.rate, src.logger, src.label, src.pump, src.stamp, src.capture)
+            out[j] = Recording(waves[row], logger.rate, logger.name, int(labels[j]), int(pumps[j]))
     return out
-
-
-# ---- the decider's count ----
-
-
-def distinct_training_rows(seed, n_train=1200):
-    """How many distinct recordings the seed's training export holds (verbatim re-sends counted once)."""
-    recs = generate(n_train, seed)
-    keys = {(r.pump, r.logger, r.stamp, r.capture, r.wave.tobytes()) for r in recs}
-    return len(keys)

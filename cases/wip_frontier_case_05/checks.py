@@ -42,11 +42,12 @@ def check_stations(stations, warn=print):
 
 
 def check_weather(stations, warn=print, temp_range=(-30.0, 45.0)):
-    """The weather feed is the same city-wide series in every export: it must agree across stations
-    and stay in a plausible range."""
+    """The weather attached to every station comes from one city gauge: it must agree across stations
+    on the hours they share and stay in a plausible range."""
     ref = stations[0]
     for st in stations[1:]:
-        if len(st) == len(ref) and not np.allclose(st.temp_c, ref.temp_c):
+        _, a, b = np.intersect1d(ref.time, st.time, return_indices=True)
+        if not np.allclose(st.temp_c[b], ref.temp_c[a]):
             raise ExportError(f"{st.name}: temperature feed differs from {ref.name}'s")
     lo, hi = temp_range
     if ref.temp_c.min() < lo or ref.temp_c.max() > hi:

@@ -48,7 +48,7 @@ class TrainConfig:
     seed: int = 0
     epochs: int = 10
     batch_size: int = 64
-    loss: str = "mae"
+    loss: str = "mse"
     patience: int = 0
     out_dir: str = ""
 

@@ -1,14 +1,13 @@
-"""The training loop: mini-batches of the training rows, one optimizer step per batch, a
-validation pass after every epoch, callbacks around both."""
+"""The training loop: mini-batches of the training rows (a fresh permutation every epoch), one
+optimizer step per batch, a validation pass after every epoch, callbacks around both."""
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 
-def batches(n, batch_size, rng):
-    order = rng.permutation(n)
-    for i in range(0, n, batch_size):
+def batches(order, batch_size):
+    for i in range(0, len(order), batch_size):
         yield order[i:i + batch_size]
 
 
@@ -29,7 +28,8 @@ class Trainer:
         self.model.train()
         x, s, z = data
         total, count = 0.0, 0
-        for idx in batches(len(z), batch_size, rng):
+        order = rng.permutation(len(z))
+        for idx in batches(order, batch_size):
             idx = torch.from_numpy(idx)
             pred = self.model(x[idx], s[idx])
             loss = self.loss_fn(pred, z[idx])

@@ -1,23 +1,16 @@
 """Ticket exports (JSON lines) to tensors, and the batch iterator the trainer uses."""
 
-import json
-
 import torch
 
 from textproc import Vocab
+from tickets import read_export
 
 QUEUES = ["account_access", "billing", "shipping", "returns", "technical",
           "privacy_request", "accessibility", "fraud_report"]
 
 
-def read_tickets(path):
-    rows = []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if line:
-                rows.append(json.loads(line))
-    return rows
+def read_tickets(path, routing_log=None):
+    return read_export(path, routing_log)
 
 
 class TicketSet:
@@ -37,19 +30,8 @@ class TicketSet:
         return [r.get("channel", "") for r in self.records]
 
 
-def drop_resends(rows):
-    """Drop re-sent tickets: the helpdesk exports a ticket the customer sends again as a second row."""
-    seen, kept = set(), []
-    for r in rows:
-        key = (r["queue"], r["text"].splitlines()[0].strip().lower())
-        if key not in seen:
-            seen.add(key)
-            kept.append(r)
-    return kept
-
-
 def load_splits(data_cfg):
-    train_rows = drop_resends(read_tickets(data_cfg.train_path))
+    train_rows = read_tickets(data_cfg.train_path, data_cfg.train_routing_log)
     val_rows = read_tickets(data_cfg.val_path)
     vocab = Vocab.build((r["text"] for r in train_rows), data_cfg.min_count, data_cfg.lowercase)
     train = TicketSet(train_rows, vocab, data_cfg.max_len, data_cfg.lowercase)

@@ -24,5 +24,5 @@ def test_features_are_finite_and_calendar_is_right():
     names = [s.name for s in stations]
     table = build_table(stations, names)
     assert np.isfinite(table.x).all()
-    assert table.weekday[0] == 0 and table.hour[0] == 0  # 2026-03-02 00:00 was a Monday
+    assert table.weekday[0] == 0 and table.hour[0] == 0  # every export starts on a Monday at 00:00
     assert set(np.unique(table.station)) == set(range(6))

@@ -1,6 +1,7 @@
 import numpy as np
 
-from pumpwatch.data.signal import center_window, frame_spectra, to_timebase
+from pumpwatch.data.signal import frame_spectra, to_timebase
+from pumpwatch.data.windows import center_window
 
 
 def test_timebase_keeps_a_shaft_tone():

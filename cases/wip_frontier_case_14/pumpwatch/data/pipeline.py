@@ -1,8 +1,9 @@
 """From archive recordings to the tensors the model trains and validates on.
 
 Stages, per split: render/load the recordings -> put each on the model's sample clock -> remove
-the offset -> take the centred window -> log-power frames -> standardize each frequency bin with
-the training split's statistics. Static features are computed once; augmentation happens per batch.
+the offset -> cut one window per recording (windows.py) -> log-power frames -> standardize each
+frequency bin with the training split's statistics. Static features are computed once; augmentation
+happens per batch.
 """
 
 from dataclasses import dataclass
@@ -11,7 +12,8 @@ import numpy as np
 import torch
 
 from . import synth
-from .signal import center_window, frame_spectra, remove_offset, to_timebase
+from .signal import frame_spectra, remove_offset, to_timebase
+from .windows import cut
 
 VAL_SEED_OFFSET = 7919
 
@@ -30,27 +32,14 @@ def recordings(cfg, split):
     return synth.generate(n, seed)
 
 
-def unique(recs):
-    """The export's rows with repeats removed (first occurrence kept, order preserved)."""
-    seen, out = set(), []
-    for rec in recs:
-        key = (rec.pump, rec.logger, rec.stamp)
-        if key not in seen:
-            seen.add(key)
-            out.append(rec)
-    return out
-
-
 def waveforms(recs, cfg):
-    rows = []
-    for rec in recs:
-        wave = to_timebase(rec.wave, rec.rate, cfg.data.rate)
-        rows.append(center_window(remove_offset(wave), cfg.data.window))
-    return np.stack(rows)
+    """Each recording on the model's clock, offset removed (full length)."""
+    return [remove_offset(to_timebase(rec.wave, rec.rate, cfg.data.rate)) for rec in recs]
 
 
-def features(recs, cfg):
-    return frame_spectra(waveforms(recs, cfg), cfg.data.frame, cfg.data.hop)
+def features(recs, cfg, seed=None):
+    windows = cut(waveforms(recs, cfg), cfg.data.window, seed)
+    return frame_spectra(windows, cfg.data.frame, cfg.data.hop)
 
 
 class Standardizer:
@@ -73,8 +62,8 @@ class Standardizer:
 
 def build_splits(cfg):
     """(train, val, standardizer); the standardizer is fitted on the training split only."""
-    train_recs, val_recs = unique(recordings(cfg, "train")), recordings(cfg, "val")
-    train_x, val_x = features(train_recs, cfg), features(val_recs, cfg)
+    train_recs, val_recs = recordings(cfg, "train"), recordings(cfg, "val")
+    train_x, val_x = features(train_recs, cfg, seed=cfg.seed), features(val_recs, cfg)
     scaler = Standardizer().fit(train_x)
 
     def pack(recs, x):

@@ -1,4 +1,4 @@
-"""Signal helpers: a common timebase, fixed-length windows and log-power spectrogram frames."""
+"""Signal helpers: a common timebase, the offset and log-power spectrogram frames."""
 
 from fractions import Fraction
 
@@ -18,14 +18,6 @@ def to_timebase(wave, rate, target_rate):
     ratio = Fraction(int(target_rate), int(rate))
     n_out = (len(wave) * int(target_rate)) // int(rate)
     return resample_poly(wave, ratio.numerator, ratio.denominator)[:n_out].astype(np.float32)
-
-
-def center_window(wave, length):
-    """The middle ``length`` samples (zero-padded at the end when the recording is shorter)."""
-    if len(wave) < length:
-        return np.pad(wave, (0, length - len(wave)))
-    start = (len(wave) - length) // 2
-    return wave[start:start + length]
 
 
 def remove_offset(wave):
