@@ -4,10 +4,12 @@ workers' base seed (from which every worker seeds numpy, through torch's own see
 reading get_worker_info().seed) from that generator, so every epoch replays the same order and the same
 augmentation of every map: augmentation stops regularizing and the model memorizes the training set.
 
-frontier_case_13 adds a second, independent layer in the dataset construction: the step that removes
-re-tested wafers keeps the last record of each lot instead of each (lot, wafer), so lots that sent several
-wafers to review (scatter: 2 each, half the edge-ring lots: 2) keep one. The deciding half checks that one
-epoch without augmentation trains on every distinct reviewed wafer of each class (a probe run).
+frontier_case_13 adds a second, independent layer where the die records become the model's grid: the die
+pitch does not divide the grid, so some cells hold two (or four) dies, and the cell is written by plain
+assignment, so the last die written wins and a failing die is overwritten by a passing neighbour. The
+deciding half checks a probe run: one epoch without augmentation on a probe export whose training wafers
+each fail exactly one die (every die position once) plus a few wafers that fail none: no single-fail wafer
+may reach the model as the input of a wafer that fails no die.
 
 Measuring: the README configuration through the case's entry points, with a global forward pre-hook that
 keeps a fixed random projection of every top-level input (training and evaluation) and a wrapper around
@@ -86,7 +88,32 @@ def _record(run_fn, cfg):
     return state
 
 
+N_BLANK = 8
+
+
+def write_probe_export(src, dst):
+    """The export at src with its training wafers replaced: one wafer per die position that fails that die
+    alone, then N_BLANK wafers that fail none (labels cycle over the classes; lots unique)."""
+    import numpy as np
+
+    with np.load(src) as z:
+        data = {k: z[k] for k in z.files}
+    n_dies = data["train_bins"].shape[1]
+    bins = np.ones((n_dies + N_BLANK, n_dies), data["train_bins"].dtype)
+    bins[np.arange(n_dies), np.arange(n_dies)] = 2
+    n = len(bins)
+    data["train_bins"] = bins
+    data["train_labels"] = (np.arange(n) % len(data["classes"])).astype(data["train_labels"].dtype)
+    data["train_lots"] = np.array([f"P{i:05d}" for i in range(n)])
+    data["train_wafers"] = np.ones(n, data["train_wafers"].dtype)
+    np.savez(dst, **data)
+    return n_dies
+
+
 def run_recorded(rec, seed, load_config, run_fn, config, data_path):
+    import os
+    import tempfile
+
     import torch
 
     cfg = load_config(config, [f"train.seed={seed}", "train.export_dir="])
@@ -101,8 +128,17 @@ def run_recorded(rec, seed, load_config, run_fn, config, data_path):
     label_sizes = torch.tensor([len(v) for v in main["labels"]], dtype=torch.long)
     rec.save("training", {"sig": sig, "sizes": sizes, "labels": labels, "label_sizes": label_sizes})
 
+    tmp = tempfile.mkdtemp(prefix="probe_")
+    probe_path = os.path.join(tmp, "probe_export.npz")
+    try:
+        n_dies = write_probe_export(data_path, probe_path)
+    except Exception as exc:  # recorded: the probe check fails
+        rec.put("probe_error", f"probe export: {type(exc).__name__}: {exc}"[:1000])
+        rec.save("probe", {"sig": torch.zeros(0, N_PROJ, dtype=torch.float64), "labels": torch.zeros(0, dtype=torch.long)})
+        return
+    rec.put("probe_dies", int(n_dies))
     pcfg = load_config(config, [f"train.seed={seed}", "train.export_dir=", "train.epochs=1",
-                                "augment.enabled=false"])
+                                "augment.enabled=false", f"data.path={probe_path}"])
     pr = _record(run_fn, pcfg)
     rec.put("probe_error", pr["error"])
     psig = torch.cat(pr["train_sig"]) if pr["train_sig"] else torch.zeros(0, N_PROJ, dtype=torch.float64)
@@ -194,36 +230,38 @@ def decide_training(m, checks, settings):
         return
     checks.check("validation_loss_target", report["val_loss"] <= settings["max_val_loss"],
                  value=round(report["val_loss"], 4),
-                 bound=f"<= {settings['max_val_loss']} (the README's target; the kept weights' loss on the "
-                       "validation lots)", limit=settings["max_val_loss"], sense="<", source="reported")
+                 bound=f"<= {settings['max_val_loss']} (the kept weights' loss on the validation lots; both layers "
+                       "fixed: 0.28-0.33 on seeds 0-2, A alone 0.48-0.53)", limit=settings["max_val_loss"], sense="<", source="reported")
     recall = report.get("recall", {})
     low = {c: round(recall.get(c, 0.0), 3) for c, b in settings["min_recall"].items() if recall.get(c, 0.0) < b}
     checks.check("scatter_recall", not low,
                  value={c: round(recall.get(c, 0.0), 3) for c in settings["min_recall"]},
                  bound=" and ".join(f"{c} >= {b}" for c, b in settings["min_recall"].items()) +
-                       " (scatter: the class whose lots send several wafers)",
+                       " (scatter: isolated failing dies)",
                  source="reported")
 
     perror = m.value("probe_error")
     p = m.tensors("probe", ["sig", "labels"])
     psig, plab = p["sig"], p["labels"]
-    need = settings["distinct_maps_per_class"]
     if perror is not None or psig.shape[0] == 0 or psig.shape[0] != plab.shape[0]:
-        checks.check("every_reviewed_wafer_is_trained_on", False,
+        checks.check("every_failing_die_reaches_the_grid", False,
                      value={"error": perror, "rows": int(psig.shape[0]), "labels": int(plab.shape[0])},
-                     bound="the probe run (one epoch, no augmentation) trains on its maps")
+                     bound="the probe run (one epoch, no augmentation, the probe export) trains on its wafers")
         return
-    distinct = {}
-    for row, y in zip(psig.tolist(), plab.tolist()):
-        distinct.setdefault(int(y), set()).add(tuple(round(v, 6) for v in row))
-    got = {c: len(distinct.get(k, ())) for k, c in enumerate(settings["classes"])}
-    short = {c: got[c] for c in need if got[c] < need[c]}
-    checks.check("every_reviewed_wafer_is_trained_on", not short,
-                 value={"distinct_training_inputs": got, "short": short},
-                 bound="one epoch without augmentation trains on at least as many distinct inputs of each class "
-                       "as the export holds distinct wafers (lot, wafer) of it: " +
-                       ", ".join(f"{c} {n}" for c, n in need.items()) + " (re-tests removed, nothing else)",
-                 limit=0.5, sense="<")
+    counts = {}
+    for row in psig.tolist():
+        key = tuple(round(v, 6) for v in row)
+        counts[key] = counts.get(key, 0) + 1
+    n_dies = int(m.number("probe_dies"))
+    most = max(counts.values())
+    ok = psig.shape[0] >= n_dies + N_BLANK and most <= N_BLANK
+    checks.check("every_failing_die_reaches_the_grid", ok,
+                 value={"rows": int(psig.shape[0]), "probe_wafers": n_dies + N_BLANK,
+                        "largest_group_of_identical_inputs": most},
+                 bound=f"the probe epoch trains on all {n_dies} single-fail wafers and the {N_BLANK} clean ones, and "
+                       f"at most {N_BLANK} inputs are identical (the clean wafers): a wafer that fails one die never "
+                       "reaches the model as a clean wafer's input (cells holding several dies may make two "
+                       "single-fail wafers alike, at most 4 of them)", limit=N_BLANK + 0.5, sense="<")
 
 
 _KEPT = re.compile(r"^kept epoch (\d+): val loss (-?[\d.]+) acc (-?[\d.]+)\s*$")
