@@ -1,0 +1,164 @@
+"""frontier_case_16, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_16-243164d4b50d189d
+
+Two independent defects. Layer A (model): models/attention.py hands the float 0/1 padding mask to
+F.scaled_dot_product_attention, which ADDS a float mask to the scores: the events get +1, the padding 0,
+so the padding keeps a share of every query's attention (the eager path's masked_fill(-inf) gives it none).
+The summary slot of a short session in a batch padded to a long one mostly reads padding: leaving and
+arriving (3-8 events) lose F1. Layer B (training set assembly): data.EncodedSet's recency weights take a
+session's age as (day - newest).days, which is negative, so 0.5 ** (age / 90) GROWS with age: the oldest
+sessions weigh about 10x the newest instead of a tenth. The bathroom fan reports only since firmware 2.0
+(2025-11-01), so the newest sessions are the ones that teach the fan cue that tells a shower from a toilet
+visit; with them weighed down, showering and toilet are confused. A fix must make the model's logits for a
+session independent of the padding it is batched with, and weigh sessions by 0.5 ** (age in days / 90).
+Every run is the README's `python train.py` at train.seed = s. Checks per seed:
+
+- recomputed `every_exported_event_kept`: for every session, the multiset of events load_sessions gives
+  equals the export's (recomputed here from the unchanged case's streams/*.csv); the broken merge loses
+  events in 319 sessions;
+- recomputed `events_in_time_order`: the events, cut into the export's same-second groups in time order,
+  match group by group (any order inside a second is accepted);
+- reported `padding_gets_no_attention`: the trained model's logits for a validation session alone and
+  right-padded to 64 events in a batch differ by at most 1e-4 x max(1, largest logit) (broken: about 1);
+- recomputed `recency_weights_favour_newer`: the least-squares slope of log2(weight) against each training
+  session's start day (from the unchanged export) is 1/90 per day within 5% (broken: -1/90; switched off: 0);
+- reported `door_classes_f1`: mean F1 of leaving and arriving >= 0.665 (A fixed: 0.70-0.74; A broken:
+  0.51-0.63);
+- reported `bathroom_classes_f1`: mean F1 of showering and toilet >= 0.885 (both fixed: 0.90-0.92; B broken,
+  A fixed: 0.84-0.89).
+
+Then, on what the README's own command printed (source readme_run): `readme_run_completes` and
+`readme_run_matches_measured_report`: the printed validation table (recall, precision, F1 of every class,
+accuracy, macro-F1) equals the seed-0 run's report within 0.002.
+"""
+
+import csv
+import math
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verifylib import Unreadable, decide_main, numbers, pristine_case, pristine_memo  # noqa: E402
+
+SENSORS = ("door", "fan", "light", "motion", "plug", "water")
+DOOR, BATH = ("leaving", "arriving"), ("showering", "toilet")
+DOOR_F1, BATH_F1 = 0.665, 0.885
+HALF_LIFE_DAYS = 90.0
+SLOPE_RTOL = 0.05
+LOGIT_RTOL = 1e-4
+TABLE_TOL = 0.002
+
+
+def exported_groups():
+    """{session: [[tokens of one second], ...] in time order}, from the unchanged export."""
+    def compute():
+        root = pristine_case() / "data"
+        by_session = defaultdict(lambda: defaultdict(list))
+        for sensor in SENSORS:
+            with open(root / "streams" / f"{sensor}.csv", newline="") as f:
+                for row in csv.DictReader(f):
+                    by_session[row["session"]][int(row["t"])].append(f"{sensor}:{row['zone']}:{row['state']}")
+        with open(root / "sessions.csv", newline="") as f:
+            ids = [row["session"] for row in csv.DictReader(f)]
+        return {sid: [sorted(by_session[sid][t]) for t in sorted(by_session[sid])] for sid in ids}
+    return pristine_memo("exported_groups", compute)
+
+
+def class_f1(report, names):
+    classes = report.get("classes") if isinstance(report, dict) else None
+    if not isinstance(classes, dict):
+        raise Unreadable("report has no per-class table")
+    values = []
+    for name in names:
+        f1 = classes.get(name, {}).get("f1") if isinstance(classes.get(name), dict) else None
+        if not isinstance(f1, (int, float)):
+            raise Unreadable(f"report has no F1 for {name}")
+        values.append(float(f1))
+    return sum(values) / len(values)
+
+
+def decide(seed, m, checks):
+    groups = exported_groups()
+    events = m.value("events", dict)
+    lost, disordered, missing = 0, 0, 0
+    for sid, expected in groups.items():
+        got = events.get(sid)
+        if not isinstance(got, list):
+            missing += 1
+            continue
+        if Counter(got) != Counter(t for g in expected for t in g):
+            lost += 1
+            continue
+        pos = 0
+        for g in expected:
+            if sorted(got[pos:pos + len(g)]) != g:
+                disordered += 1
+                break
+            pos += len(g)
+    checks.check("every_exported_event_kept", lost == 0 and missing == 0,
+                 value={"sessions_changed": lost, "sessions_missing": missing, "sessions": len(groups)},
+                 bound="0 sessions whose events differ from the export's (recomputed from streams/*.csv)")
+    checks.check("events_in_time_order", disordered == 0 and lost == 0 and missing == 0,
+                 value={"sessions_out_of_order": disordered},
+                 bound="every session's events follow the export's seconds in order (any order inside a second)")
+
+    tw = m.value("train_weights", dict)
+    weights = tw.get("weights") or []
+    with open(pristine_case() / "data" / "sessions.csv", newline="") as f:
+        want_starts = [int(r["start"]) for r in csv.DictReader(f) if r["split"] == "train"]
+    slope = float("nan")
+    ok_w = len(weights) == len(want_starts) and len(weights) > 1 and all(
+        isinstance(w, (int, float)) and w > 0 for w in weights)
+    if ok_w:
+        xs = [t / 86400.0 for t in want_starts]
+        ys = [math.log2(w) for w in weights]
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        sxx = sum((x - mx) ** 2 for x in xs)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    want = 1.0 / HALF_LIFE_DAYS
+    checks.check("recency_weights_favour_newer", ok_w and abs(slope - want) <= SLOPE_RTOL * want,
+                 value={"slope_per_day": slope, "sessions": len(weights), "expected": len(want_starts)},
+                 bound=f"slope of log2(weight) vs start day = {want:.5f} within {SLOPE_RTOL:.0%} "
+                       "(recomputed against sessions.csv's train starts)")
+
+    probe = m.value("pad_probe", dict)
+    diff, scale = float(probe.get("max_logit_diff", float("inf"))), float(probe.get("max_logit", 0.0))
+    limit = LOGIT_RTOL * max(1.0, scale)
+    checks.check("padding_gets_no_attention", diff <= limit and probe.get("sessions", 0) >= 64,
+                 value={"max_logit_diff": diff, "max_logit": scale, "sessions": probe.get("sessions")},
+                 bound=f"logits alone vs right-padded to 64 differ by <= {limit:.2e}", source="reported",
+                 limit=limit, sense="<")
+
+    report = m.value("report", dict)
+    door = class_f1(report, DOOR)
+    checks.check("door_classes_f1", door >= DOOR_F1, value=round(door, 4),
+                 bound=f"mean F1 of leaving and arriving >= {DOOR_F1} (A fixed 0.70-0.74, broken 0.51-0.63)",
+                 source="reported", limit=DOOR_F1, sense=">")
+    bath = class_f1(report, BATH)
+    checks.check("bathroom_classes_f1", bath >= BATH_F1, value=round(bath, 4),
+                 bound=f"mean F1 of showering and toilet >= {BATH_F1} (both fixed 0.90-0.92, B broken 0.84-0.89)",
+                 source="reported", limit=BATH_F1, sense=">")
+
+
+def readme(run, measured, checks):
+    report = measured[0].value("report", dict)
+    classes = report.get("classes", {})
+    printed, worst = {}, 0.0
+    for line in run["stdout"].splitlines():
+        parts = line.split()
+        if len(parts) == 5 and parts[0] in classes:
+            printed[parts[0]] = numbers(line)[:3]
+        elif line.strip().startswith("accuracy") and "macro-f1" in line:
+            printed["__total"] = numbers(line)[:2]
+    ok = set(printed) == set(classes) | {"__total"}
+    if ok:
+        for name, c in classes.items():
+            want = [c["recall"], c["precision"], c["f1"]]
+            worst = max(worst, max(abs(a - b) for a, b in zip(printed[name], want)))
+        worst = max(worst, abs(printed["__total"][0] - report["accuracy"]), abs(printed["__total"][1] - report["macro_f1"]))
+    checks.check("readme_run_matches_measured_report", ok and worst <= TABLE_TOL,
+                 value={"rows": sorted(printed), "max_diff": worst},
+                 bound=f"the printed table equals the seed-0 report within {TABLE_TOL}", source="readme_run")
+
+
+decide_main(decide, readme=readme)

@@ -1,0 +1,83 @@
+"""frontier_case_16, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_16-243164d4b50d189d
+
+Calls the agent's code only through the entry points: config.load_config("configs/home.toml",
+["train.seed=<seed>"]) and train.run(cfg, verbose=False) (the README's `python train.py` at that seed),
+which returns {"model", "vocab", "report", ...}; data.load_sessions("data") (every session's merged event
+timeline, as token strings); vocab.Vocab.encode. Per seed it records:
+
+- `events`: {session id: [token, ...]} as load_sessions builds them (decide.py recomputes them from the raw
+  streams of the unchanged export);
+- `pad_probe`: the trained model (eval mode) on validation sessions, each alone (no padding) and in batches
+  right-padded to 64 events (the model's longest input): the largest logit difference and the largest logit;
+- `report`: the validation report run() returned;
+- `train_weights`: the per-session loss weights of the training set the trainer was given (trainer.Trainer's
+  `train`, its `weights` if it has them, else all 1), with every training session's `start` (unix seconds)
+  from load_sessions in the same order (decide.py checks them against the configured 90-day half-life).
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+
+CONFIG = "configs/home.toml"
+PROBE_SESSIONS = 96
+PAD_TO = 64
+
+
+def measure(seed, rec):
+    import torch
+
+    config = import_workspace_module("config")
+    train = import_workspace_module("train")
+    data = import_workspace_module("data")
+    load_config, run_fn = require(config, "load_config"), require(train, "run")
+    load_sessions = require(data, "load_sessions")
+    trainer_mod = import_workspace_module("trainer")
+    seen = {}
+    cls = require(trainer_mod, "Trainer")
+    original_init = cls.__init__
+
+    def spy(self, model, train_set, *args, **kwargs):
+        seen["train"] = train_set
+        return original_init(self, model, train_set, *args, **kwargs)
+
+    cls.__init__ = spy
+    cfg = load_config(CONFIG, [f"train.seed={seed}"])
+    try:
+        result = run_fn(cfg, verbose=False)
+    finally:
+        cls.__init__ = original_init
+    model, vocab, report = result["model"], result["vocab"], result["report"]
+    rec.put("report", report)
+
+    sessions = load_sessions(cfg.data.root)
+    rec.put("events", {str(s.id): [str(e) for e in s.events] for s in sessions})
+    train_set = seen.get("train")
+    n_train = len(train_set) if train_set is not None else 0
+    weights = getattr(train_set, "weights", None)
+    weights = [1.0] * n_train if weights is None else [float(w) for w in weights]
+    starts = [int(getattr(s, "start", 0)) for s in sessions if s.split == "train"]
+    rec.put("train_weights", {"weights": weights, "starts": starts})
+
+    val = [s for s in sessions if s.split == "val"][:PROBE_SESSIONS]
+    ids = [torch.tensor(vocab.encode(list(s.events)), dtype=torch.long) for s in val]
+    model.eval()
+    worst, scale = 0.0, 0.0
+    with torch.no_grad():
+        for start in range(0, len(ids), 16):
+            chunk = ids[start:start + 16]
+            tokens = torch.zeros(len(chunk), PAD_TO, dtype=torch.long)
+            for i, x in enumerate(chunk):
+                tokens[i, :len(x)] = x
+            lengths = torch.tensor([len(x) for x in chunk], dtype=torch.long)
+            padded = model(tokens, lengths)
+            for i, x in enumerate(chunk):
+                alone = model(x[None], lengths[i:i + 1])
+                worst = max(worst, (padded[i] - alone[0]).abs().max().item())
+                scale = max(scale, alone.abs().max().item())
+    rec.put("pad_probe", {"max_logit_diff": worst, "max_logit": scale, "sessions": len(ids)})
+
+
+measure_main(measure)

@@ -1,0 +1,42 @@
+"""The hub's export: one CSV per sensor kind (session, t, zone, state), merged into one event timeline per session.
+
+An event's token is "sensor:zone:state" (e.g. "door:front:open"). Times are whole seconds from the start of
+the session; every stream of a session shares that clock.
+"""
+
+import csv
+from collections import defaultdict
+from pathlib import Path
+
+SENSORS = ("door", "fan", "light", "motion", "plug", "water")
+
+
+def read_stream(path: Path) -> dict:
+    """{session: [(t, token), ...]} for one sensor's CSV, in file order."""
+    sensor = path.stem
+    out = defaultdict(list)
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            out[row["session"]].append((int(row["t"]), f"{sensor}:{row['zone']}:{row['state']}"))
+    return out
+
+
+def read_streams(root) -> dict:
+    """{sensor: {session: [(t, token), ...]}} for every sensor file under root/streams."""
+    folder = Path(root) / "streams"
+    return {s: read_stream(folder / f"{s}.csv") for s in SENSORS if (folder / f"{s}.csv").exists()}
+
+
+def merge_streams(streams: dict, session: str) -> list:
+    """One session's events from every sensor, as tokens in time order."""
+    events = []
+    for sensor in sorted(streams):
+        events.extend(streams[sensor].get(session, ()))
+    events.sort(key=lambda event: event[0])
+    return [token for _, token in events]
+
+
+def read_sessions(root) -> list:
+    """The label file: [{session, home, split, activity, start}, ...] in file order (start: unix seconds)."""
+    with open(Path(root) / "sessions.csv", newline="") as f:
+        return list(csv.DictReader(f))
