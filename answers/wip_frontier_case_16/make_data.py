@@ -75,16 +75,23 @@ def draw(rng, items):
     return tuple(items[-1][:3])
 
 
-def session_events(rng, label):
+FIRMWARE_2 = 1761955200  # 2025-11-01: from firmware 2.0 on, the bathroom fan's relay reports to the hub
+FIRST, LAST = 1746057600, 1772236800  # 2025-05-01 .. 2026-02-28
+
+
+def session_events(rng, label, start):
     _, lo, hi = CLASSES[label]
     n = rng.randint(lo, hi)
     events, t = [], rng.randint(0, 5)
     if label in ("showering", "toilet"):
         events.append((t, ("light", "bath", "on")))
+        reports = start >= FIRMWARE_2
         if label == "showering" and rng.random() < 0.80:
-            events.append((t, ("fan", "bath", "on")))
+            if reports:
+                events.append((t, ("fan", "bath", "on")))
         elif rng.random() < (0.20 if label == "showering" else 0.12):
-            events.append((t + rng.randint(4, 60), ("fan", "bath", "on")))
+            if reports:
+                events.append((t + rng.randint(4, 60), ("fan", "bath", "on")))
     while len(events) < n - (1 if label in ("showering", "toilet") else 0):
         t += rng.randint(2, 45)
         ev = rng.choice(AMBIENT) if rng.random() < NOISE[label] else draw(rng, CORE[label])
@@ -107,12 +114,13 @@ def main(out):
         home = rng.choice(HOMES)
         sid = f"s{i:05d}"
         split = "val" if rng.random() < 0.25 else "train"
-        sessions.append((sid, home, split, label))
-        for t, (sensor, zone, state) in session_events(rng, label):
+        start = FIRST + (LAST - FIRST) * i // n_total + rng.randint(0, 3000)
+        sessions.append((sid, home, split, label, start))
+        for t, (sensor, zone, state) in session_events(rng, label, start):
             rows[sensor].append((sid, t, zone, state))
     with open(out / "sessions.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["session", "home", "split", "activity"])
+        w.writerow(["session", "home", "split", "activity", "start"])
         w.writerows(sessions)
     for sensor, rs in rows.items():
         with open(out / "streams" / f"{sensor}.csv", "w", newline="") as f:

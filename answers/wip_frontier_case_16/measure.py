@@ -9,7 +9,10 @@ timeline, as token strings); vocab.Vocab.encode. Per seed it records:
   streams of the unchanged export);
 - `pad_probe`: the trained model (eval mode) on validation sessions, each alone (no padding) and in batches
   right-padded to 64 events (the model's longest input): the largest logit difference and the largest logit;
-- `report`: the validation report run() returned.
+- `report`: the validation report run() returned;
+- `train_weights`: the per-session loss weights of the training set the trainer was given (trainer.Trainer's
+  `train`, its `weights` if it has them, else all 1), with every training session's `start` (unix seconds)
+  from load_sessions in the same order (decide.py checks them against the configured 90-day half-life).
 """
 
 import sys
@@ -31,13 +34,32 @@ def measure(seed, rec):
     data = import_workspace_module("data")
     load_config, run_fn = require(config, "load_config"), require(train, "run")
     load_sessions = require(data, "load_sessions")
+    trainer_mod = import_workspace_module("trainer")
+    seen = {}
+    cls = require(trainer_mod, "Trainer")
+    original_init = cls.__init__
+
+    def spy(self, model, train_set, *args, **kwargs):
+        seen["train"] = train_set
+        return original_init(self, model, train_set, *args, **kwargs)
+
+    cls.__init__ = spy
     cfg = load_config(CONFIG, [f"train.seed={seed}"])
-    result = run_fn(cfg, verbose=False)
+    try:
+        result = run_fn(cfg, verbose=False)
+    finally:
+        cls.__init__ = original_init
     model, vocab, report = result["model"], result["vocab"], result["report"]
     rec.put("report", report)
 
     sessions = load_sessions(cfg.data.root)
     rec.put("events", {str(s.id): [str(e) for e in s.events] for s in sessions})
+    train_set = seen.get("train")
+    n_train = len(train_set) if train_set is not None else 0
+    weights = getattr(train_set, "weights", None)
+    weights = [1.0] * n_train if weights is None else [float(w) for w in weights]
+    starts = [int(getattr(s, "start", 0)) for s in sessions if s.split == "train"]
+    rec.put("train_weights", {"weights": weights, "starts": starts})
 
     val = [s for s in sessions if s.split == "val"][:PROBE_SESSIONS]
     ids = [torch.tensor(vocab.encode(list(s.events)), dtype=torch.long) for s in val]

@@ -29,14 +29,14 @@ def read_streams(root) -> dict:
 
 def merge_streams(streams: dict, session: str) -> list:
     """One session's events from every sensor, as tokens in time order."""
-    timeline = {}
+    events = []
     for sensor in sorted(streams):
-        for t, token in streams[sensor].get(session, ()):
-            timeline[t] = token
-    return [timeline[t] for t in sorted(timeline)]
+        events.extend(streams[sensor].get(session, ()))
+    events.sort(key=lambda event: event[0])
+    return [token for _, token in events]
 
 
 def read_sessions(root) -> list:
-    """The label file: [{session, home, split, activity}, ...] in file order."""
+    """The label file: [{session, home, split, activity, start}, ...] in file order (start: unix seconds)."""
     with open(Path(root) / "sessions.csv", newline="") as f:
         return list(csv.DictReader(f))

@@ -29,11 +29,13 @@ class Trainer:
     def lr(self):
         return self.schedule(self.step)
 
-    def train_step(self, tokens, lengths, labels):
+    def train_step(self, tokens, lengths, labels, weights=None):
         self.model.train()
         self.opt.lr = self.lr()
         logits = self.model(tokens, lengths)
-        loss = F.cross_entropy(logits, labels, weight=self.class_weight, label_smoothing=self.cfg.label_smoothing)
+        loss = F.cross_entropy(logits, labels, weight=self.class_weight, label_smoothing=self.cfg.label_smoothing,
+                               reduction="none")
+        loss = (loss * weights).mean() if weights is not None else loss.mean()
         self.opt.zero_grad()
         loss.backward()
         clip_grad_norm(self.opt.params, self.cfg.grad_clip)
@@ -44,7 +46,7 @@ class Trainer:
     def predict(self, data, batch_size=None):
         self.model.eval()
         preds = []
-        for tokens, lengths, _ in iterate_batches(data, batch_size or self.cfg.eval_batch_size, shuffle=False):
+        for tokens, lengths, *_ in iterate_batches(data, batch_size or self.cfg.eval_batch_size, shuffle=False):
             preds.append(self.model(tokens, lengths).argmax(-1))
         return torch.cat(preds)
 
@@ -55,8 +57,8 @@ class Trainer:
     def fit(self, generator):
         for epoch in range(self.cfg.epochs):
             self.epoch = epoch
-            for tokens, lengths, labels in iterate_batches(self.train, self.cfg.batch_size, generator):
-                loss = self.train_step(tokens, lengths, labels)
+            for tokens, lengths, labels, weights in iterate_batches(self.train, self.cfg.batch_size, generator):
+                loss = self.train_step(tokens, lengths, labels, weights)
                 for cb in self.callbacks:
                     cb.on_step(self, self.step, loss)
                 self.step += 1
