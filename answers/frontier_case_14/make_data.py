@@ -1,4 +1,4 @@
-"""wip_frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
+"""frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-frontier_case_14-63650fbbfce09824
 
 The recordings are acceleration in m/s^2. Bearing faults knock at the race resonance (250-330 Hz,
 0.2-0.4 m/s^2 peak); in SPALLED_SHARE of them the knocks give way, during a loaded stretch of
