@@ -1,18 +1,21 @@
 """wip_frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
 
-The recordings are acceleration in m/s^2. Bearing faults knock at the race resonance (250-330 Hz,
-0.2-0.4 m/s^2 peak); in SPALLED_SHARE of them the knocks give way, during a loaded stretch of
-0.4-0.9 s, to the casing's band-limited response (160-230 Hz, 7-11 m/s^2 RMS, peaks of 25-45 m/s^2,
-well under the sensors' 16 g = 157 m/s^2). Nothing else exceeds about 12 m/s^2 (cavitation, 2 m/s^2
-RMS +-40%). A saturation check that compares the samples with 16 (a limit in g) redraws every training
-window with casing knocks; one in the sensors' unit never fires on this stand-in.
+Two logger generations. vx1 (2560 Hz) sits on pumps 0-4, the older pumps: their condition mix has a
+third bearing faults (against 12% on pumps 5-11), 60% of their bearing faults knock only during a
+0.3-0.9 s loaded stretch in the first 1.2 s (20% on the newer pumps), and the vx1 sensor mount rolls
+everything off above 240 Hz (first order), so its knocks are weaker and its background is lower over
+300-400 Hz. vx2 (1000 Hz, the model's clock) is flat. Captures last 1.2-2.4 s; 2% were interrupted
+(0.3-0.9 s). A length screen that compares a wave already on the 1 kHz clock with MIN_SECONDS * 2560
+rejects every vx1 recording (at most 2400 samples against 2560).
 """
+
 from dataclasses import dataclass
 
 import numpy as np
 
 CLASSES = ("normal", "imbalance", "misalignment", "bearing", "cavitation")
-DURATION_S = 2.0
+DURATION_S = (1.2, 2.4)        # the loggers capture between these lengths
+INTERRUPTED = (0.02, (0.3, 0.9))   # share of captures cut short by a logger restart, and their lengths
 
 
 @dataclass(frozen=True)
@@ -20,25 +23,26 @@ class Logger:
     name: str
     rate: int          # samples per second
     bandwidth: float   # analog front-end cutoff, Hz
-    share: float       # fraction of the archive recorded with it
+    floor: float       # RMS of the front end's noise, m/s^2
+    mount: float       # corner of the sensor mount's roll-off, Hz (0: flat)
+    pumps: tuple       # pumps fitted with this generation
 
 
 LOGGERS = (
-    Logger("vx1", 1000, 400.0, 0.6),
-    Logger("vx2", 2560, 1150.0, 0.4),
+    Logger("vx1", 2560, 1150.0, 0.25, 240.0, (0, 1, 2, 3, 4)),
+    Logger("vx2", 1000, 400.0, 0.22, 0.0, (5, 6, 7, 8, 9, 10, 11)),
 )
 
 FLOW_BAND = (580.0, 880.0)
 CAVITATION_BAND = (140.0, 420.0)
-CAVITATION_LEVEL = 2.0
+CAVITATION_LEVEL = 0.8
 FLOW_LEVEL = (0.12, 0.5)       # median and log-spread of each recording's flow hiss
-NOISE_FLOOR = 0.25
-SENSOR_BAND = 450.0     # accelerometer's flat response
-KNOCK_LEVEL = (0.2, 0.4)       # peak of a bearing defect's knocks at the race resonance
-SPALLED_SHARE = 0.45           # bearing faults far enough along to knock the casing
-CASING_BAND = (160.0, 230.0)
-CASING_LEVEL = (7.0, 11.0)     # RMS of the casing's response while the spall is loaded
-LOADED_SPAN = (0.4, 0.9)       # seconds of a recording in which the spall is loaded
+SENSOR_BAND = 400.0     # accelerometer's flat response
+KNOCK_LEVEL = (0.2, 0.45)      # peak of a bearing defect's knocks at the race resonance
+INTERMITTENT = (0.2, 0.6)      # per pump age: share of bearing faults that knock only while loaded
+LOADED_SPAN = (0.3, 0.9)       # seconds of such a recording in which the defect knocks
+# condition mix per pump: the pumps of the first generation are older and wear their bearings
+CONDITION_MIX = ((0.3, 0.19, 0.19, 0.12, 0.2), (0.22, 0.15, 0.15, 0.33, 0.15))
 
 
 @dataclass
@@ -60,9 +64,18 @@ def band_noise(rng, n, length, rate, lo, hi, level):
     return out * np.asarray(level).reshape(-1, 1)
 
 
-def _render(rng, logger, labels):
+def mount_response(wave, rate, corner):
+    """The sensor mount's first-order roll-off above ``corner`` Hz (no change for a flat mount)."""
+    if corner <= 0:
+        return wave
+    spec = np.fft.rfft(wave, axis=1)
+    freqs = np.fft.rfftfreq(wave.shape[1], 1.0 / rate)
+    return np.fft.irfft(spec / np.sqrt(1.0 + (freqs / corner) ** 2), n=wave.shape[1], axis=1)
+
+
+def _render(rng, logger, labels, old):
     n = len(labels)
-    length = int(round(DURATION_S * logger.rate))
+    length = int(round(DURATION_S[1] * logger.rate))
     t = np.arange(length) / logger.rate
     f0 = rng.uniform(22.0, 30.0, size=(n, 1))
     ph = rng.uniform(0.0, 2 * np.pi, size=(n, 4))
@@ -80,15 +93,14 @@ def _render(rng, logger, labels):
         defect = 3.57 * f0[bearing]
         cycle = (t[None, :] * defect + ph[bearing, 3:4] / (2 * np.pi)) % 1.0
         envelope = np.exp(-cycle / 0.12)
-        # a spalled race knocks the casing instead, hard, while the defect passes the loaded zone
-        spalled = rng.random((k, 1)) < SPALLED_SHARE
+        # an early defect knocks only while it passes through the loaded zone
+        share = np.where(old[bearing], INTERMITTENT[1], INTERMITTENT[0])[:, None]
+        intermittent = rng.random((k, 1)) < share
         span = rng.uniform(*LOADED_SPAN, size=(k, 1))
-        onset = rng.uniform(0.0, 1.0, size=(k, 1)) * (DURATION_S - span)
-        loaded = spalled & (t[None, :] >= onset) & (t[None, :] < onset + span)
-        wave[bearing] += (rng.uniform(*KNOCK_LEVEL, (k, 1)) * ~loaded * envelope
+        onset = rng.uniform(0.0, 1.0, size=(k, 1)) * (DURATION_S[0] - span)
+        on = ~intermittent | ((t[None, :] >= onset) & (t[None, :] < onset + span))
+        wave[bearing] += (rng.uniform(*KNOCK_LEVEL, (k, 1)) * on * envelope
                           * np.sin(2 * np.pi * carrier * t))
-        wave[bearing] += loaded * band_noise(rng, k, length, logger.rate, *CASING_BAND,
-                                             rng.uniform(*CASING_LEVEL, k))
 
     cav = labels == 4
     if cav.any():
@@ -99,25 +111,37 @@ def _render(rng, logger, labels):
     hi = min(FLOW_BAND[1], logger.bandwidth)
     if FLOW_BAND[0] < hi:
         wave += band_noise(rng, n, length, logger.rate, FLOW_BAND[0], hi, flow)
-    wave += band_noise(rng, n, length, logger.rate, 0.0, min(logger.bandwidth, SENSOR_BAND), np.full(n, NOISE_FLOOR))
+    wave += band_noise(rng, n, length, logger.rate, 0.0, min(logger.bandwidth, SENSOR_BAND),
+                       np.full(n, logger.floor))
+    wave = mount_response(wave, logger.rate, logger.mount)
     return wave.astype(np.float32)
 
 
-CONDITION_MIX = (0.3, 0.175, 0.175, 0.175, 0.175)
+def durations(rng, n):
+    """Length of each capture in seconds; a few were interrupted by a logger restart."""
+    seconds = rng.uniform(*DURATION_S, size=n)
+    cut = rng.random(n) < INTERRUPTED[0]
+    seconds[cut] = rng.uniform(*INTERRUPTED[1], size=int(cut.sum()))
+    return seconds
 
 
 def generate(n, seed):
-    """``n`` rows of the export: the archive's mix of conditions, pumps and loggers."""
+    """``n`` rows of the export: the archive's pumps, their loggers and their conditions."""
     rng = np.random.default_rng(seed)
-    labels = rng.choice(len(CLASSES), size=n, p=CONDITION_MIX)
     pumps = rng.integers(0, 12, size=n)
-    which = rng.choice(len(LOGGERS), size=n, p=[lg.share for lg in LOGGERS])
+    which = np.array([next(i for i, lg in enumerate(LOGGERS) if p in lg.pumps) for p in pumps])
+    old = which == 0
+    labels = np.empty(n, dtype=np.int64)
+    for flag, mix in ((False, CONDITION_MIX[0]), (True, CONDITION_MIX[1])):
+        labels[old == flag] = rng.choice(len(CLASSES), size=int((old == flag).sum()), p=mix)
+    seconds = durations(rng, n)
     out = [None] * n
     for i, logger in enumerate(LOGGERS):
         idx = np.flatnonzero(which == i)
         if len(idx) == 0:
             continue
-        waves = _render(rng, logger, labels[idx])
+        waves = _render(rng, logger, labels[idx], old[idx])
         for row, j in enumerate(idx):
-            out[j] = Recording(waves[row], logger.rate, logger.name, int(labels[j]), int(pumps[j]))
+            keep = int(round(seconds[j] * logger.rate))
+            out[j] = Recording(waves[row, :keep].copy(), logger.rate, logger.name, int(labels[j]), int(pumps[j]))
     return out

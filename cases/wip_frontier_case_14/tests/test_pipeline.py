@@ -16,12 +16,12 @@ def test_generate_is_deterministic_and_covers_loggers():
     assert all(np.array_equal(x.wave, y.wave) and x.label == y.label for x, y in zip(a, b))
     assert {r.logger for r in a} == {lg.name for lg in synth.LOGGERS}
     for r in a:
-        assert len(r.wave) == int(round(synth.DURATION_S * r.rate))
+        assert synth.INTERRUPTED[1][0] * r.rate <= len(r.wave) <= synth.DURATION_S[1] * r.rate
 
 
 def test_splits_shapes_and_training_statistics():
     train, val, scaler = build_splits(small_config())
-    assert train.x.shape[1:] == (33, 15) and 40 <= train.x.shape[0] <= 60 and val.x.shape == (40, 33, 15)
+    assert train.x.shape[1:] == (33, 15) and train.x.shape[0] == 60 and val.x.shape == (40, 33, 15)
     assert torch.allclose(train.x.mean(dim=(0, 2)), torch.zeros(33), atol=1e-4)
     assert len(scaler.state()["mean"]) == 33
 

@@ -1,9 +1,9 @@
 """From archive recordings to the tensors the model trains and validates on.
 
-Stages, per split: render/load the recordings -> put each on the model's sample clock -> remove
-the offset -> cut one window per recording (windows.py) -> log-power frames -> standardize each
-frequency bin with the training split's statistics. Static features are computed once; augmentation
-happens per batch.
+Stages: load the export -> put each recording on the model's sample clock and remove the offset ->
+split the export and build the training index (``assemble``) -> cut one window per recording
+(windows.py) -> log-power frames -> standardize each frequency bin with the training split's
+statistics. Static features are computed once; augmentation happens per batch.
 """
 
 from dataclasses import dataclass
@@ -15,21 +15,19 @@ from . import synth
 from .signal import frame_spectra, remove_offset, to_timebase
 from .windows import cut
 
-VAL_SEED_OFFSET = 7919
+SPLIT_SEED = 7919
+MIN_SECONDS = 1.0   # shorter captures were interrupted by a logger restart
 
 
 @dataclass
 class Split:
     x: torch.Tensor          # (n, bins, frames)
     y: torch.Tensor          # (n,)
-    logger: list
-    pump: torch.Tensor
 
 
-def recordings(cfg, split):
-    n = cfg.data.n_train if split == "train" else cfg.data.n_val
-    seed = cfg.seed if split == "train" else cfg.seed + VAL_SEED_OFFSET
-    return synth.generate(n, seed)
+def recordings(cfg):
+    """The export: ``n_train + n_val`` recordings."""
+    return synth.generate(cfg.data.n_train + cfg.data.n_val, cfg.seed)
 
 
 def waveforms(recs, cfg):
@@ -37,8 +35,28 @@ def waveforms(recs, cfg):
     return [remove_offset(to_timebase(rec.wave, rec.rate, cfg.data.rate)) for rec in recs]
 
 
-def features(recs, cfg, seed=None):
-    windows = cut(waveforms(recs, cfg), cfg.data.window, seed)
+def assemble(recs, waves, cfg):
+    """Shuffle the export, assign the splits and build the training index.
+
+    Validation scores every one of its ``n_val`` recordings. A training slot whose recording is
+    shorter than ``MIN_SECONDS`` (an interrupted capture) is given to another complete recording of
+    the same condition, so an epoch keeps its size and its mix of conditions.
+    """
+    rng = np.random.default_rng([SPLIT_SEED, cfg.seed])
+    order = rng.permutation(len(recs))
+    val_idx, train_idx = order[:cfg.data.n_val], order[cfg.data.n_val:]
+    labels = np.array([r.label for r in recs])
+    complete = np.array([len(w) >= MIN_SECONDS * r.rate for r, w in zip(recs, waves)])
+    index = train_idx.copy()
+    for slot, i in enumerate(train_idx):
+        if not complete[i]:
+            pool = train_idx[complete[train_idx] & (labels[train_idx] == labels[i])]
+            index[slot] = rng.choice(pool)
+    return index, val_idx
+
+
+def features(waves, cfg, seed=None):
+    windows = cut(waves, cfg.data.window, seed)
     return frame_spectra(windows, cfg.data.frame, cfg.data.hop)
 
 
@@ -62,14 +80,14 @@ class Standardizer:
 
 def build_splits(cfg):
     """(train, val, standardizer); the standardizer is fitted on the training split only."""
-    train_recs, val_recs = recordings(cfg, "train"), recordings(cfg, "val")
-    train_x, val_x = features(train_recs, cfg, seed=cfg.seed), features(val_recs, cfg)
+    recs = recordings(cfg)
+    waves = waveforms(recs, cfg)
+    train_idx, val_idx = assemble(recs, waves, cfg)
+    train_x = features([waves[i] for i in train_idx], cfg, seed=cfg.seed)
+    val_x = features([waves[i] for i in val_idx], cfg)
     scaler = Standardizer().fit(train_x)
 
-    def pack(recs, x):
-        return Split(torch.from_numpy(scaler(x).astype(np.float32)),
-                     torch.tensor([r.label for r in recs]),
-                     [r.logger for r in recs],
-                     torch.tensor([r.pump for r in recs]))
+    def pack(idx, x):
+        return Split(torch.from_numpy(scaler(x).astype(np.float32)), torch.tensor([recs[i].label for i in idx]))
 
-    return pack(train_recs, train_x), pack(val_recs, val_x), scaler
+    return pack(train_idx, train_x), pack(val_idx, val_x), scaler
