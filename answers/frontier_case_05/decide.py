@@ -22,7 +22,7 @@ command at train.seed = s. Checks per seed:
   (broken about 10) and, in every station, newest over oldest row's weight >= 10 (correct 23.7, broken
   about 1.7, weighting removed 1.0);
 - reported `heldout_mae` <= 2.65 (broken 4.18-4.22, A only 2.56-2.80, gold 2.46-2.52);
-- reported `peak_station_mae`: harbour-front's held-out MAE <= 5.15 (A only 5.38-6.47, gold 4.82-4.96).
+- reported `peak_station_mae`: harbour-front's held-out MAE <= 5.6 (A only 5.38-6.47, 6.3 or more on seeds 0-1; gold 4.82-4.96, schedule in steps up to 5.32).
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_zero`,
 `readme_run_heldout_mae` and `readme_run_peak_station_mae` (the same bounds on the printed table),
@@ -43,7 +43,7 @@ SETTINGS = {
     "steps": 1512,  # 12 epochs x ceil(8064 / 64)
     "mid_ratio": 0.3, "end_ratio": 0.2,
     "weight_spread_max": 1.1, "age_ratio_min": 10.0,
-    "mae_max": 2.65, "station_mae_max": 5.15,
+    "mae_max": 2.65, "station_mae_max": 5.6,
     "peak_station": "harbour-front",
 }
 KEPT = {}

@@ -40,7 +40,7 @@ class TargetScaler:
 
 def row_weights(stations, half_life_weeks):
     """Loss weight of every training row (one per station and hour), normalized to mean 1."""
-    hours = stations[0].time  # check_stations: every export covers the same hours
+    hours = stations[0].time  # the exports all cover the same hours
     if not half_life_weeks or half_life_weeks <= 0:
         return np.ones(len(hours) * len(stations), dtype=np.float32)
     age_weeks = (hours[-1] - hours).astype(np.int64) / 168.0
