@@ -1,4 +1,4 @@
-"""frontier_case_05, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_05-dcfb26e2ad9b0587
+"""wip_frontier_case_05, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_05-dcfb26e2ad9b0587
 
 Two independent defects. Layer A (optimizer/callbacks): optim.build_scheduler builds a LambdaLR whose
 lambda is written in epochs (1 warmup epoch, cosine to 0.05 of the base rate at epoch 12), and the

@@ -1,4 +1,4 @@
-"""How cases/frontier_case_05/data/*.csv were generated (hidden half; not shipped to the agent).
+"""How cases/wip_frontier_case_05/data/*.csv were generated (hidden half; not shipped to the agent).
 
 Six docking stations of a city bike-share scheme, 10 weeks of hourly pickups from Monday 2026-03-02.
 Every station's rate is base x hourly profile (weekday or weekend) x weather factor, pickups are
@@ -15,7 +15,7 @@ written from the local-hour weather the pickups were drawn with: local hour minu
 change on 29 March (02:00 -> 03:00), minus 2 h after; the nonexistent local 02:00 of 29 March has no
 feed row, and 9 random gauge hours are missing (the loader interpolates short gaps).
 
-    python answers/frontier_case_05/make_data.py
+    python answers/wip_frontier_case_05/make_data.py
 """
 
 import csv
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__import__("os").environ.get("OUT", Path(__file__).resolve().parents[2] / "cases" / "frontier_case_05" / "data"))
+OUT = Path(__import__("os").environ.get("OUT", Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_05" / "data"))
 WEEKS = 10
 HOLIDAYS = {(2026, 4, 3), (2026, 4, 6)}  # Good Friday, Easter Monday
 

@@ -1,4 +1,4 @@
-"""frontier_case_05, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_05-dcfb26e2ad9b0587
+"""wip_frontier_case_05, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_05-dcfb26e2ad9b0587
 
 Calls the agent's code only through config.load_config("configs/dock.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py --config configs/dock.toml` at seed s. Per seed it records
