@@ -3,8 +3,8 @@
 Calls the agent's code only through config.load_config("configs/dock.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py --config configs/dock.toml` at seed s. Per seed it records
 the learning rate of every optimizer step (a global optimizer step hook), the held-out report run() returned,
-and how much of the rain attached by data.load_stations sits on the right hour (families/schedule_unit.py,
-run_recorded, weather_alignment).
+and the loss weights train.prepare attaches to the training rows, per station (families/schedule_unit.py,
+run_recorded, weight_alignment).
 """
 
 import sys

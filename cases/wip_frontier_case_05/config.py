@@ -49,6 +49,7 @@ class TrainConfig:
     epochs: int = 10
     batch_size: int = 64
     loss: str = "mse"
+    half_life_weeks: float = 0.0
     patience: int = 0
     out_dir: str = ""
 

@@ -67,7 +67,7 @@ def read_weather(path, tz=CITY_TZ):
     utc, cols = _read_csv(path, "time_utc", ("temp_c", "rain_mm"))
     if len(utc) == 0:
         raise ValueError(f"{path}: empty weather feed")
-    local = utc + utc_offset(utc[0], tz)
+    local = utc + np.array([utc_offset(t, tz) for t in utc])
     order = np.argsort(local, kind="stable")
     return Weather(local[order], cols["temp_c"][order], cols["rain_mm"][order])
 

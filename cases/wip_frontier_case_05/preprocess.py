@@ -2,6 +2,8 @@
 
 Inputs are standardized with the training rows' statistics. Targets are divided by the largest
 training count, so they lie in the unit range; predictions are mapped back with the same scale.
+Training rows can be weighted by age (`train.half_life_weeks`): the demand drifts over the season, so
+the newest weeks count most and an hour one half-life older than the newest counts half.
 """
 
 import numpy as np
@@ -34,6 +36,16 @@ class TargetScaler:
 
     def state(self):
         return {"scale": self.scale}
+
+
+def row_weights(stations, half_life_weeks):
+    """Loss weight of every training row (one per station and hour), normalized to mean 1."""
+    hours = stations[0].time  # the exports all cover the same hours
+    if not half_life_weeks or half_life_weeks <= 0:
+        return np.ones(len(hours) * len(stations), dtype=np.float32)
+    age_weeks = (hours[-1] - hours).astype(np.int64) / 168.0
+    w = np.repeat(0.5 ** (age_weeks / half_life_weeks), len(stations))
+    return (w / w.mean()).astype(np.float32)
 
 
 def fit_scalers(train_table, cfg):

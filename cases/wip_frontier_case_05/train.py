@@ -21,7 +21,7 @@ from losses import build_loss
 from metrics import bias, format_report, mae, station_report
 from models import build_model, count_params
 from optim import build_optimizer, build_scheduler
-from preprocess import fit_scalers
+from preprocess import fit_scalers, row_weights
 from trainer import Trainer
 
 
@@ -40,6 +40,7 @@ def prepare(cfg, print_fn=print):
     train_st, held_st = split_holdout(stations, cfg.data.holdout_weeks)
     train_t = build_table(train_st, names, cfg.features.harmonics, cfg.features.weather)
     held_t = build_table(held_st, names, cfg.features.harmonics, cfg.features.weather)
+    train_t.weight = row_weights(train_st, cfg.train.half_life_weeks)
     return train_t, held_t
 
 
@@ -61,7 +62,7 @@ def run(cfg, print_fn=print):
     t0 = time.perf_counter()
     train_t, held_t = prepare(cfg, print_fn)
     xs, ys = fit_scalers(train_t, cfg)
-    train_data = to_tensors(train_t, xs, ys)
+    train_data = to_tensors(train_t, xs, ys) + (torch.from_numpy(train_t.weight),)
 
     model = build_model(cfg.model, train_t.x.shape[1], len(train_t.names))
     optimizer = build_optimizer(model, cfg.optim)

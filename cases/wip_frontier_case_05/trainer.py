@@ -3,7 +3,8 @@ optimizer step per batch, a validation pass after every epoch, callbacks around 
 
 import numpy as np
 import torch
-import torch.nn.functional as F
+
+from losses import mse
 
 
 def batches(order, batch_size):
@@ -12,7 +13,7 @@ def batches(order, batch_size):
 
 
 class Trainer:
-    def __init__(self, model, optimizer, callbacks=(), grad_clip=0.0, loss_fn=F.mse_loss):
+    def __init__(self, model, optimizer, callbacks=(), grad_clip=0.0, loss_fn=mse):
         self.model, self.optimizer = model, optimizer
         self.loss_fn = loss_fn
         self.callbacks = list(callbacks)
@@ -26,13 +27,14 @@ class Trainer:
 
     def train_epoch(self, data, batch_size, rng):
         self.model.train()
-        x, s, z = data
+        x, s, z = data[:3]
+        w = data[3] if len(data) > 3 else None
         total, count = 0.0, 0
         order = rng.permutation(len(z))
         for idx in batches(order, batch_size):
             idx = torch.from_numpy(idx)
             pred = self.model(x[idx], s[idx])
-            loss = self.loss_fn(pred, z[idx])
+            loss = self.loss_fn(pred, z[idx], None if w is None else w[idx])
             self.optimizer.zero_grad(set_to_none=True)
             loss.backward()
             if self.grad_clip > 0:
