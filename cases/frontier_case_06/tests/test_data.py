@@ -1,0 +1,19 @@
+from checks import check_records, rare_queues
+from dataset import QUEUES, load_splits, read_tickets
+from config import load_config
+
+
+def test_exports_are_clean():
+    cfg = load_config("configs/router.toml")
+    train = read_tickets(cfg.data.train_path)
+    val = read_tickets(cfg.data.val_path)
+    check_records(train, val, warn=lambda msg: None)
+    assert {r["queue"] for r in train} == set(QUEUES)
+    assert set(rare_queues(train)) <= set(QUEUES)
+
+
+def test_splits_encode_with_one_vocab():
+    vocab, train, val = load_splits(load_config("configs/router.toml").data)
+    assert train.ids.shape[1] == val.ids.shape[1]
+    assert int(train.ids.max()) < len(vocab)
+    assert (train.lengths >= 1).all()
