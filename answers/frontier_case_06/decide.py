@@ -20,10 +20,10 @@ queue's); trained at ~1% weight, the model routes them by their majority of deli
   is not the fix);
 - recomputed `every_validation_ticket_predicted`, and from the returned predictions against the validation
   export regenerated here (make_data.py): `rare_queues_routed` (recall >= 0.80 on each small queue; broken
-  0.00 on some queue every seed, A alone >= 0.97), `mixed_tickets_routed` (>= 0.84 accuracy on the 39
-  validation tickets of other queues whose customer text mentions a shipping keyword; broken 0.44-0.59, A
-  alone 0.67-0.80, gold 0.87-0.97), `shipping_precision` (>= 0.95; broken seed 0 0.861, A alone 0.951-0.973,
-  gold >= 0.984) and `macro_f1` (>= 0.93).
+  0.00 on some queue every seed, A alone >= 0.97), `mixed_tickets_routed` (>= 0.76 accuracy on the 39
+  validation tickets of other queues whose customer text mentions a shipping keyword; A alone 0.615-0.667,
+  gold 0.846-0.949), `shipping_precision` (>= 0.95; broken seed 0 0.928, A alone 0.944-0.958, gold
+  0.968-0.996) and `macro_f1` (>= 0.93).
 
 Then, on what the README's own command printed (source readme_run; code fixed only under the verifier
 fails): `readme_run_completes`, `readme_run_matches_measured_report` (printed accuracy, macro-F1 and every
@@ -49,7 +49,7 @@ SETTINGS = {
     "min_matrix_decay": 0.01,
     "min_rare_recall": 0.80,
     "mixed_into": "shipping",
-    "min_mixed_accuracy": 0.84,
+    "min_mixed_accuracy": 0.76,
     "min_mixed_into_precision": 0.95,
     "min_macro_f1": 0.93,
 }

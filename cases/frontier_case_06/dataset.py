@@ -58,15 +58,15 @@ def load_splits(data_cfg):
 
 
 def iterate_batches(ds, batch_size, generator=None, shuffle=True, drop_last=True):
-    """(ids, lengths, labels, weights) batches, each trimmed to its longest ticket; a shuffled permutation per
-    call when `shuffle`, else neighbouring rows (for evaluation: similar lengths, little padding)."""
+    """(ids, lengths, labels, weights) batches; a shuffled permutation per call when `shuffle`, else batches of
+    neighbouring rows (for evaluation), each trimmed to its longest ticket."""
     n = len(ds)
     order = torch.randperm(n, generator=generator) if shuffle else torch.arange(n)
     stop = n - n % batch_size if drop_last else n
     weights = getattr(ds, "weights", None)
     for start in range(0, stop, batch_size):
         idx = order[start:start + batch_size]
-        width = int(ds.lengths[idx].max())
+        width = ds.ids.shape[1] if shuffle else int(ds.lengths[idx].max())
         w = weights[idx] if weights is not None else torch.ones(len(idx))
         yield ds.ids[idx, :width], ds.lengths[idx], ds.labels[idx], w
 
