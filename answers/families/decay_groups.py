@@ -5,11 +5,11 @@ normalization gains and embedding rows get the decay meant for the matrices. Und
 a rarely seen token's row is pulled to zero between its rare gradients, so the queues whose evidence is rare
 words are predicted like the big ones.
 
-frontier_case_06 adds a second, independent layer in how the training labels are built: the queue of each
-training ticket is joined from the helpdesk's routing log, which is exported newest row first, by letting
-the last row read win, i.e. the OLDEST assignment (the keyword rules' first guess) rather than the queue an
-agent moved the ticket to. The deciding half recomputes the routing accuracy on the validation tickets of
-the kind the rules got wrong (other queues' tickets that mention a shipping keyword) and shipping's precision.
+frontier_case_06 adds a second, independent layer in how the training set is assembled: per-ticket recency
+weights are computed over the training rows in export order while the dataset object keeps its rows in
+another order (longest first), so every weight belongs to another ticket and the longest tickets train at the
+oldest tickets' tiny weights. The deciding half recomputes the routing accuracy on the validation tickets that
+suffer from it (other queues' tickets that talk at length about a delivery) and shipping's precision.
 
 The measuring half runs the README configuration through the case's entry points and records, for every
 parameter of the returned model (by module type, not by name), the weight decay of the optimizer group that

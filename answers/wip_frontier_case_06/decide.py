@@ -4,12 +4,13 @@ Two independent defects. Layer A (optimizer): optim.param_groups exempts from we
 whose names contain "bias", "LayerNorm.weight" or "embeddings.", names of another model; this model's norms
 are ln_1 / ln_2 / ln_f and its embeddings tok_emb / pos_emb, so they all get the configured L2 penalty
 (Adam's coupled weight_decay, 0.015), which drags each rare word's embedding row to zero between its rare
-gradients: the three small queues, recognised by rare words, are routed like the big ones. Layer B (training
-labels): tickets.routed_queues joins each training ticket's queue from the helpdesk's routing log by letting the
-last row read for a ticket win; the log is exported newest row first, so the queue kept is the OLDEST one, the
-old keyword rules' first routing, not the queue an agent reassigned the ticket to. The rules sent every ticket
-that mentions a delivery word to shipping, so the 83 training tickets of other queues that do so (2.8%) are
-labelled shipping and the model learns the rules' mistake. Every run is the README's
+gradients: the three small queues, recognised by rare words, are routed like the big ones. Layer B (per-ticket
+loss weights): dataset.load_splits computes the recency weights (halving every 12 days of age) over the
+training rows in export order (oldest first), but TicketSet has already re-ordered its rows longest first, so
+weight i lands on the i-th LONGEST ticket: the longest tickets get the oldest tickets' weights (~0.01 of the
+mean) and the newest weights go to the shortest tickets. The longest tickets are, in this data, mostly the
+other queues' tickets that also talk at length about a delivery (three shipping words, two of their own
+queue's); trained at ~1% weight, the model routes them by their majority of delivery words to shipping. Every run is the README's
 `python train.py --config configs/router.toml` at train.seed = s. Checks per seed:
 
 - reported `readme_config_trains`: train.run returns the model, and optimizer steps ran;
@@ -19,10 +20,10 @@ labelled shipping and the model learns the rules' mistake. Every run is the READ
   is not the fix);
 - recomputed `every_validation_ticket_predicted`, and from the returned predictions against the validation
   export regenerated here (make_data.py): `rare_queues_routed` (recall >= 0.80 on each small queue; broken
-  0.00 on some queue every seed, A alone >= 0.97), `mixed_tickets_routed` (>= 0.85 accuracy on the 35
-  validation tickets of other queues whose customer text mentions a shipping keyword; broken and A alone
-  0.000, B alone 0.77-1.00, gold >= 0.97), `shipping_precision` (>= 0.95; A alone 0.864, gold >= 0.995) and
-  `macro_f1` (>= 0.93).
+  0.00 on some queue every seed, A alone >= 0.97), `mixed_tickets_routed` (>= 0.76 accuracy on the 39
+  validation tickets of other queues whose customer text mentions a shipping keyword; A alone 0.615-0.667,
+  gold 0.846-0.949), `shipping_precision` (>= 0.95; broken seed 0 0.928, A alone 0.944-0.958, gold
+  0.968-0.996) and `macro_f1` (>= 0.93).
 
 Then, on what the README's own command printed (source readme_run; code fixed only under the verifier
 fails): `readme_run_completes`, `readme_run_matches_measured_report` (printed accuracy, macro-F1 and every
@@ -48,7 +49,7 @@ SETTINGS = {
     "min_matrix_decay": 0.01,
     "min_rare_recall": 0.80,
     "mixed_into": "shipping",
-    "min_mixed_accuracy": 0.85,
+    "min_mixed_accuracy": 0.76,
     "min_mixed_into_precision": 0.95,
     "min_macro_f1": 0.93,
 }

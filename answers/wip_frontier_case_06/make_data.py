@@ -58,6 +58,8 @@ BOT_HANDOFF = [
 ]
 BOT_CLOSE = ["anything else i can help with", "is there anything else", "glad i could help anything else today"]
 OPENERS = ["hi", "hello", "hello is anyone there", "hi i need help", "are you a real person", "hey", "agent please"]
+T0 = 1751328000  # 2025-07-01 00:00 UTC, the quarter's start
+
 CLOSERS = ["ok thanks", "no that is all", "thanks", "ok", "no thanks bye"]
 
 def message(rng, queue, fill=(8, 30)):
@@ -65,10 +67,17 @@ def message(rng, queue, fill=(8, 30)):
     rare = queue not in COMMON
     k = rng.randint(1, 2) if rare else rng.randint(2, 3)
     toks = rng.sample(words, k)
+    lo, hi = fill
     if not rare and rng.random() < 0.15:
         other = rng.choice([q for q in COMMON if q != queue])
-        toks.append(rng.choice(QUEUES[other][1].split()))
-    toks += [rng.choice(FILLER) for _ in range(rng.randint(*fill))]
+        if other == "shipping":
+            # a ticket about something else that also talks at length about the order's delivery,
+            # and the customer writes more (two matters in one ticket)
+            toks = toks[:2] + rng.sample(QUEUES[other][1].split(), 3)
+            lo, hi = lo + 20, lo + 30
+        else:
+            toks.append(rng.choice(QUEUES[other][1].split()))
+    toks += [rng.choice(FILLER) for _ in range(rng.randint(lo, hi))]
     rng.shuffle(toks)
     return " ".join(toks)
 
@@ -109,7 +118,7 @@ def ticket(rng, i):
     names = list(QUEUES)
     queue = rng.choices(names, weights=[QUEUES[q][0] for q in names])[0]
     channel = rng.choices(["email", "web", "chat"], weights=[0.50, 0.34, 0.16])[0]
-    row = {"id": f"T{i:05d}", "channel": channel, "queue": queue}
+    row = {"id": f"T{i:05d}", "created_at": T0 + i * 1850 + rng.randint(0, 1700), "channel": channel, "queue": queue}
     if channel == "chat":
         row["turns"] = chat_turns(rng, queue)
     elif channel == "email":
@@ -160,31 +169,6 @@ def rules_queue(row):
     return max(hits, key=hits.get)
 
 
-T0 = 1751328000  # 2025-07-01 00:00 UTC, the quarter's start
-RENAMED_AT = T0 + 18 * 86400  # the "delivery" queue was renamed "shipping" on day 18
-
-
-def routing_log(rows):
-    """The helpdesk's routing log for the training tickets, as it exports it: newest row first. One
-    `routed` row per ticket (the rules, seconds after creation) and, where the rules were wrong, a
-    `reassigned` row by the agent who moved it (10 minutes to 2 days later). Before day 18 the shipping
-    queue was called "delivery"."""
-    rng = random.Random(7070)
-    log = []
-    for i, r in enumerate(rows):
-        created = T0 + i * 2600 + rng.randint(0, 2400)
-        first = rules_queue(r)
-        log.append((created + rng.randint(2, 9), r["id"], "routed", first, "rules-v3"))
-        if first != r["queue"]:
-            log.append((created + rng.randint(600, 172800), r["id"], "reassigned", r["queue"],
-                        f"agent-{rng.randint(1, 40):02d}"))
-    log.sort(key=lambda e: -e[0])
-    out = []
-    for t, tid, event, queue, actor in log:
-        if queue == "shipping" and t < RENAMED_AT:
-            queue = "delivery"
-        out.append((t, tid, event, queue, actor))
-    return out
 
 
 def main(case_dir):
@@ -193,14 +177,10 @@ def main(case_dir):
     out.mkdir(exist_ok=True)
     with open(out / "tickets_train.jsonl", "w") as f:
         for r in rows[:k]:
-            f.write(json.dumps({key: v for key, v in r.items() if key != "queue"}) + "\n")
+            f.write(json.dumps(r) + "\n")
     with open(out / "tickets_val.jsonl", "w") as f:
         for r in rows[k:]:
             f.write(json.dumps(r) + "\n")
-    with open(out / "routing_train.csv", "w") as f:
-        f.write("logged_at,ticket_id,event,queue,actor\n")
-        for e in routing_log(rows[:k]):
-            f.write(",".join(str(x) for x in e) + "\n")
 
 
 if __name__ == "__main__":

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 @dataclass
 class DataConfig:
     train_path: str = "data/tickets_train.jsonl"
-    train_routing_log: str = "data/routing_train.csv"
     val_path: str = "data/tickets_val.jsonl"
     max_len: int = 64
     min_count: int = 2
     lowercase: bool = True
+    recency_half_life_days: float = 12.0
 
 
 @dataclass

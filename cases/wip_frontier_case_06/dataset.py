@@ -1,4 +1,4 @@
-"""Ticket exports (JSON lines) to tensors, and the batch iterator the trainer uses."""
+"""Ticket exports (JSON lines) to tensors, per-ticket loss weights, and the batch iterator the trainer uses."""
 
 import torch
 
@@ -8,15 +8,21 @@ from tickets import read_export
 QUEUES = ["account_access", "billing", "shipping", "returns", "technical",
           "privacy_request", "accessibility", "fraud_report"]
 
+DAY = 86400.0
 
-def read_tickets(path, routing_log=None):
-    return read_export(path, routing_log)
+
+def read_tickets(path):
+    return read_export(path)
 
 
 class TicketSet:
-    """Encoded tickets of one split: ids (N, max_len), lengths (N,), labels (N,), and the raw records."""
+    """Encoded tickets of one split: ids (N, max_len), lengths (N,), labels (N,), and the raw records.
+
+    Rows are kept longest first, so that neighbouring rows share a padded length and an evaluation batch of
+    neighbours can be trimmed to its longest ticket (see `iterate_batches`)."""
 
     def __init__(self, records, vocab, max_len, lowercase=True):
+        records = sorted(records, key=lambda r: len(r["text"].split()), reverse=True)
         self.records = records
         encoded = [vocab.encode(r["text"], max_len, lowercase) for r in records]
         self.ids = torch.tensor([e[0] for e in encoded], dtype=torch.long)
@@ -30,23 +36,39 @@ class TicketSet:
         return [r.get("channel", "") for r in self.records]
 
 
+def recency_weights(rows, half_life_days):
+    """Loss weight per ticket: halves every `half_life_days` of age (counted back from the newest ticket), so
+    the queues' recent routing practice counts most; mean 1 over the split. No decay when half_life_days <= 0."""
+    created = torch.tensor([float(r["created_at"]) for r in rows], dtype=torch.float64)
+    if half_life_days <= 0 or len(rows) == 0:
+        return torch.ones(len(rows))
+    age_days = (created.max() - created) / DAY
+    w = torch.pow(0.5, age_days / half_life_days)
+    return (w / w.mean()).float()
+
+
 def load_splits(data_cfg):
-    train_rows = read_tickets(data_cfg.train_path, data_cfg.train_routing_log)
+    train_rows = read_tickets(data_cfg.train_path)
     val_rows = read_tickets(data_cfg.val_path)
     vocab = Vocab.build((r["text"] for r in train_rows), data_cfg.min_count, data_cfg.lowercase)
     train = TicketSet(train_rows, vocab, data_cfg.max_len, data_cfg.lowercase)
     val = TicketSet(val_rows, vocab, data_cfg.max_len, data_cfg.lowercase)
+    train.weights = recency_weights(train_rows, data_cfg.recency_half_life_days)
     return vocab, train, val
 
 
 def iterate_batches(ds, batch_size, generator=None, shuffle=True, drop_last=True):
-    """(ids, lengths, labels) batches; a shuffled permutation per call when `shuffle`."""
+    """(ids, lengths, labels, weights) batches; a shuffled permutation per call when `shuffle`, else batches of
+    neighbouring rows (for evaluation), each trimmed to its longest ticket."""
     n = len(ds)
     order = torch.randperm(n, generator=generator) if shuffle else torch.arange(n)
     stop = n - n % batch_size if drop_last else n
+    weights = getattr(ds, "weights", None)
     for start in range(0, stop, batch_size):
         idx = order[start:start + batch_size]
-        yield ds.ids[idx], ds.lengths[idx], ds.labels[idx]
+        width = ds.ids.shape[1] if shuffle else int(ds.lengths[idx].max())
+        w = weights[idx] if weights is not None else torch.ones(len(idx))
+        yield ds.ids[idx, :width], ds.lengths[idx], ds.labels[idx], w
 
 
 def batches_per_epoch(ds, batch_size, drop_last=True):

@@ -49,7 +49,7 @@ def main(argv=None):
     parser.add_argument("--top", type=int, default=8)
     args = parser.parse_args(argv)
     cfg = load_config(args.config)
-    train = read_tickets(cfg.data.train_path, cfg.data.train_routing_log)
+    train = read_tickets(cfg.data.train_path)
     val = read_tickets(cfg.data.val_path)
     vocab = Vocab.build((r["text"] for r in train), cfg.data.min_count, cfg.data.lowercase)
     print(f"train {len(train)} / val {len(val)} tickets, vocab {len(vocab)}, "

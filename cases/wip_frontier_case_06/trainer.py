@@ -27,10 +27,12 @@ class Trainer:
         for cb in self.callbacks:
             getattr(cb, event)(self, *args)
 
-    def train_step(self, ids, lengths, labels):
+    def train_step(self, ids, lengths, labels, weights):
         self.model.train()
         logits = self.model(ids, lengths)
-        loss = F.cross_entropy(logits, labels, label_smoothing=self.cfg.train.label_smoothing)
+        per_ticket = F.cross_entropy(logits, labels, label_smoothing=self.cfg.train.label_smoothing, reduction="none")
+        w = weights.double()
+        loss = ((per_ticket.double() * w).sum() / w.sum()).float()
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         clip_gradients(self.model, self.cfg.optim.grad_clip)
@@ -41,8 +43,9 @@ class Trainer:
     def fit(self):
         self._emit("on_train_begin")
         for epoch in range(self.cfg.train.epochs):
-            for ids, lengths, labels in iterate_batches(self.train_set, self.cfg.train.batch_size, self.generator):
-                loss = self.train_step(ids, lengths, labels)
+            for ids, lengths, labels, weights in iterate_batches(self.train_set, self.cfg.train.batch_size,
+                                                                 self.generator):
+                loss = self.train_step(ids, lengths, labels, weights)
                 self._emit("on_step_end", self.step, loss)
                 self.step += 1
                 if self.stop:
@@ -57,7 +60,7 @@ class Trainer:
     def predict(self, ds, batch_size=256):
         self.model.eval()
         preds = []
-        for ids, lengths, _ in iterate_batches(ds, batch_size, shuffle=False, drop_last=False):
+        for ids, lengths, _, _ in iterate_batches(ds, batch_size, shuffle=False, drop_last=False):
             preds.append(self.model(ids, lengths).argmax(-1))
         return torch.cat(preds)
 

@@ -5,7 +5,7 @@ from config import load_config
 
 def test_exports_are_clean():
     cfg = load_config("configs/router.toml")
-    train = read_tickets(cfg.data.train_path, cfg.data.train_routing_log)
+    train = read_tickets(cfg.data.train_path)
     val = read_tickets(cfg.data.val_path)
     check_records(train, val, warn=lambda msg: None)
     assert {r["queue"] for r in train} == set(QUEUES)
