@@ -55,12 +55,13 @@ import math
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import decide_main, logged_rows  # noqa: E402
-
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
+from families.label_masking import IGNORE, next_token_reply_targets  # noqa: E402
+from verifylib import decide_main, logged_rows  # noqa: E402
 
 PAD, USER, ASSISTANT, END = 0, 1, 2, 3
 VOCAB, D_MODEL, N_HEAD, N_LAYER, BLOCK = 49, 64, 4, 2, 72
@@ -175,23 +176,6 @@ class TinyGPT(nn.Module):
         return self.lm_head(self.ln_f(x))
 
 
-def reply_flags(ids):
-    """(B, T) bool: the assistant's reply tokens (reply text and its closing <|end|>)."""
-    flags = torch.zeros_like(ids, dtype=torch.bool)
-    for b, row in enumerate(ids.tolist()):
-        inside = False
-        for t, tok in enumerate(row):
-            if tok == ASSISTANT:
-                inside = True
-            elif tok == USER or tok == PAD:
-                inside = False
-            elif inside:
-                flags[b, t] = True
-                if tok == END:
-                    inside = False
-    return flags
-
-
 def micro_batch_gradients(params, micro_ids):
     """[(reply NLL sum, reply targets, {name: gradient of the micro-batch's mean reply loss})], recorded weights."""
     model = TinyGPT()
@@ -203,10 +187,10 @@ def micro_batch_gradients(params, micro_ids):
     out = []
     for ids in micro_ids:
         model.zero_grad(set_to_none=True)
-        targets = ids[:, 1:].masked_fill(~reply_flags(ids)[:, 1:], -100)
+        targets = next_token_reply_targets(ids, pad=PAD, user=USER, assistant=ASSISTANT, end=END)
         logits = model(ids)[:, :-1]
-        nll = F.cross_entropy(logits.reshape(-1, VOCAB), targets.reshape(-1), ignore_index=-100, reduction="sum")
-        n = int((targets != -100).sum())
+        nll = F.cross_entropy(logits.reshape(-1, VOCAB), targets, ignore_index=IGNORE, reduction="sum")
+        n = int((targets != IGNORE).sum())
         (nll / max(1, n)).backward()
         out.append((float(nll.detach()), n, {k: p.grad.detach().clone() for k, p in model.named_parameters()}))
     return out
