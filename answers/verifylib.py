@@ -60,6 +60,16 @@ def import_workspace_module(name):
         raise
 
 
+def workspace_holders(name, original, exclude=()):
+    """Every module imported from the workspace (measure_main runs in it) that holds ``original`` under
+    ``name``: the defining module and each one that imported it by name, so a wrapper replaces it wherever
+    the agent's code may call it from. ``exclude``: modules to leave out."""
+    ws = str(Path.cwd().resolve()) + "/"
+    return [m for m in list(sys.modules.values())
+            if m is not None and not any(m is e for e in exclude)
+            and str(getattr(m, "__file__", None) or "").startswith(ws) and getattr(m, name, None) is original]
+
+
 class Recorder:
     """Collects one seed's measurements and writes them to OUTDIR when the seed ends."""
 

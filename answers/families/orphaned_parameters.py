@@ -19,11 +19,6 @@ import re
 from verifylib import logged_rows
 
 
-def workspace_holders(modules, name, original):
-    """Every workspace module that holds `original` under `name` (the defining module and importers)."""
-    return [m for m in modules if getattr(m, name, None) is original]
-
-
 def run_recorded(rec, seed, load_config, run_fn, holders, name, original, config_path):
     import torch
 

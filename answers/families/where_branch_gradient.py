@@ -24,17 +24,6 @@ import re
 MAX_STDOUT = 200_000
 
 
-def workspace_holders(data, original_iter):
-    """Every other module of the workspace (under the current folder) that holds the loader's function."""
-    import sys
-    from pathlib import Path
-
-    ws = str(Path.cwd())
-    return [mod for mod in list(sys.modules.values())
-            if mod is not data and getattr(mod, "iterate_batches", None) is original_iter
-            and str(getattr(mod, "__file__", "") or "").startswith(ws)]
-
-
 def run_recorded(rec, seed, load_config, run_fn, data, original_iter, other_holders, config, overrides=(),
                  plugs_column=4):
     """Train `config` at `seed` through run_fn, recording every training batch (targets, and the

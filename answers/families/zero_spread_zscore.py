@@ -82,14 +82,6 @@ def export_variants(export):
     return runs
 
 
-def workspace_holders(data, original_iter):
-    """Every other module of the workspace (under the current folder) that holds the loader's function."""
-    ws = str(Path.cwd())
-    return [mod for mod in list(sys.modules.values())
-            if mod is not data and getattr(mod, "iterate_batches", None) is original_iter
-            and str(getattr(mod, "__file__", "") or "").startswith(ws)]
-
-
 def input_recording_run(rec, start):
     """``run(tag, overrides, shards, poison)``: one training run recorded under ``tag``.
 

@@ -17,8 +17,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
-from families.where_branch_gradient import run_recorded, workspace_holders  # noqa: E402
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+from families.where_branch_gradient import run_recorded  # noqa: E402
+from verifylib import import_workspace_module, measure_main, require, workspace_holders  # noqa: E402
 
 CONFIG = "configs/fleet.toml"  # the README's --config
 
@@ -34,7 +34,7 @@ def measure(seed, rec):
     columns = getattr(data, "COLUMNS", ())
     plugs_column = list(columns).index("plugs_online") if "plugs_online" in columns else 4
     run_recorded(rec, seed, load_config, run_fn, data, original_iter,
-                 lambda: workspace_holders(data, original_iter), CONFIG, plugs_column=plugs_column)
+                 lambda: workspace_holders("iterate_batches", original_iter, exclude=(data,)), CONFIG, plugs_column=plugs_column)
 
 
 measure_main(measure)

@@ -15,8 +15,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
-from families.orphaned_parameters import run_recorded, workspace_holders  # noqa: E402
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+from families.orphaned_parameters import run_recorded  # noqa: E402
+from verifylib import import_workspace_module, measure_main, require, workspace_holders  # noqa: E402
 
 CONFIG = "configs/season26.toml"  # train.py's default --config
 
@@ -28,10 +28,7 @@ def measure(seed, rec):
     load_config = require(config, "load_config")
     run_fn = require(train, "run")
     original = require(sampling, "build_train_loader")
-    holders = workspace_holders([sampling, train] + [m for k, m in list(sys.modules.items())
-                                                     if m is not None and k not in ("sampling", "train")
-                                                     and getattr(m, "__file__", "") and "site-packages" not in m.__file__],
-                                "build_train_loader", original)
+    holders = workspace_holders("build_train_loader", original)
     run_recorded(rec, seed, load_config, run_fn, holders, "build_train_loader", original, CONFIG)
 
 

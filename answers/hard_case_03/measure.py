@@ -34,7 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
 from families.memory_bank_leak import measure_bank_leak  # noqa: E402
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+from verifylib import import_workspace_module, measure_main, require, workspace_holders  # noqa: E402
 
 PINNED = {"name": '"nca-bank"', "data.n_classes": 100, "data.per_class": 10, "data.noise": 0.45,
           "data.val_frac": 0.2, "data.split": '"random"', "data.augment": "false", "data.balanced_batches": "true",
@@ -61,10 +61,7 @@ def measure(seed, rec):
     train_fn = require(train, "run_experiment")
     settings = SETTINGS[seed]
     cfg = load_config(None, [f"{k}={v}" for k, v in settings.items()] + [f"seed={seed}"])
-    ws = str(Path.cwd().resolve())  # measure_main runs in the workspace
-    patched = [m for m in list(sys.modules.values())
-               if str(getattr(m, "__file__", None) or "").startswith(ws + "/")
-               and getattr(m, "make_glyphs", None) is glyphs.make_glyphs]
+    patched = workspace_holders("make_glyphs", glyphs.make_glyphs)
     measure_bank_leak(seed, rec, cfg=cfg, build_splits=build_splits, train_fn=train_fn, patched=patched,
                       n_classes=settings["data.n_classes"], per_class=settings["data.per_class"],
                       tau_of=lambda cfg: cfg.classifier.tau,

@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE)] if (HERE / "families").is_dir() else [str(HERE), str(HERE.parent)]  # families/ beside
 from families.sequence_layout import MAX_BY_STEP, N_CHANNELS, N_CLASSES, measure_sequence_model  # noqa: E402
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+from verifylib import import_workspace_module, measure_main, require, workspace_holders  # noqa: E402
 
 README_CONFIG = {
     "name": '"gru-jitter"',
@@ -51,10 +51,7 @@ def measure(seed, rec):
 
     overrides = [f"{k}={v}" for k, v in README_CONFIG.items()] + [f"seed={seed}"]
     cfg = load_config(None, overrides)
-    ws = str(Path.cwd().resolve())  # measure_main runs in the workspace
-    patched = [m for m in list(sys.modules.values())
-               if str(getattr(m, "__file__", None) or "").startswith(ws + "/")
-               and getattr(m, "make_dataset", None) is synth.make_dataset]
+    patched = workspace_holders("make_dataset", synth.make_dataset)
     measure_sequence_model(
         seed, rec, run_training=lambda: run_experiment(cfg), patched=patched,
         lr_of=lambda opt: float(opt.param_groups[0]["lr"]),

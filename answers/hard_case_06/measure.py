@@ -31,8 +31,8 @@ sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
 from families.zero_spread_zscore import (  # noqa: E402
-    input_recording_run, load_export, run_readme_and_variants, workspace_holders)
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+    input_recording_run, load_export, run_readme_and_variants)
+from verifylib import import_workspace_module, measure_main, require, workspace_holders  # noqa: E402
 
 CONFIG = "configs/experiment.toml"  # the README's --config
 
@@ -52,7 +52,7 @@ def measure(seed, rec):
                                        *(f"train.{k}={v}" for k, v in overrides.items())])
             return run_fn(cfg, shards=shards)
 
-        return data, original_iter, train_call, lambda: workspace_holders(data, original_iter)
+        return data, original_iter, train_call, lambda: workspace_holders("iterate_batches", original_iter, exclude=(data,))
 
     run = input_recording_run(rec, start)
     run_readme_and_variants(run, lambda: load_export("data"))
