@@ -4,27 +4,27 @@ Two independent defects. Layer A (model): models/attention.py hands the float 0/
 F.scaled_dot_product_attention, which ADDS a float mask to the scores: the events get +1, the padding 0,
 so the padding keeps a share of every query's attention (the eager path's masked_fill(-inf) gives it none).
 The summary slot of a short session in a batch padded to a long one mostly reads padding: leaving and
-arriving (3-8 events) lose F1. Layer B (training set assembly): data.EncodedSet's recency weights take a
-session's age as (day - newest).days, which is negative, so 0.5 ** (age / 90) GROWS with age: the oldest
-sessions weigh about 10x the newest instead of a tenth. The bathroom fan reports only since firmware 2.0
-(2025-11-01), so the newest sessions are the ones that teach the fan cue that tells a shower from a toilet
-visit; with them weighed down, showering and toilet are confused. A fix must make the model's logits for a
-session independent of the padding it is batched with, and weigh sessions by 0.5 ** (age in days / 90).
+arriving (3-8 events) lose F1. Layer B (dataset assembly, a join across two modules): each home's hub numbers
+its sessions by their local start minute (YYYYMMDD-HHMM), unique within a home but not across homes;
+streams.read_streams merges every home's per-sensor dicts into one dict keyed on the session id alone
+(dict.update), and data.load_sessions looks the events up by that id, so when two homes start a session in the
+same minute the later home's events replace the earlier one's (sensor by sensor). Most such collisions are
+morning bathroom visits (everyone showers at 06:45-07:15), so showers and toilet visits carry each other's
+events under their own labels, in training and validation. A fix must make the model's logits for a session
+independent of the padding it is batched with, and give every session (home, id) its own events.
 Every run is the README's `python train.py` at train.seed = s. Checks per seed:
 
-- recomputed `every_exported_event_kept`: for every session, the multiset of events load_sessions gives
-  equals the export's (recomputed here from the unchanged case's streams/*.csv); the broken merge loses
-  events in 319 sessions;
+- recomputed `every_exported_event_kept`: for every session (home, id), the multiset of events load_sessions
+  gives equals its own home's export (recomputed here from the unchanged case's streams/<home>/*.csv); the
+  broken join gives another home's events to about 330 sessions; dropping sessions fails it too;
 - recomputed `events_in_time_order`: the events, cut into the export's same-second groups in time order,
   match group by group (any order inside a second is accepted);
 - reported `padding_gets_no_attention`: the trained model's logits for a validation session alone and
   right-padded to 64 events in a batch differ by at most 1e-4 x max(1, largest logit) (broken: about 1);
-- recomputed `recency_weights_favour_newer`: the least-squares slope of log2(weight) against each training
-  session's start day (from the unchanged export) is 1/90 per day within 5% (broken: -1/90; switched off: 0);
-- reported `door_classes_f1`: mean F1 of leaving and arriving >= 0.665 (A fixed: 0.70-0.74; A broken:
-  0.51-0.63);
-- reported `bathroom_classes_f1`: mean F1 of showering and toilet >= 0.885 (both fixed: 0.90-0.92; B broken,
-  A fixed: 0.84-0.89).
+- reported `door_classes_f1`: mean F1 of leaving and arriving >= 0.62 (A fixed: 0.66-0.76; A broken:
+  0.47-0.66, the padding check rejects those);
+- reported `bathroom_classes_f1`: mean F1 of showering and toilet >= 0.875 (both fixed: 0.89-0.92; B broken,
+  A fixed: 0.83-0.86).
 
 Then, on what the README's own command printed (source readme_run): `readme_run_completes` and
 `readme_run_matches_measured_report`: the printed validation table (recall, precision, F1 of every class,
@@ -32,7 +32,6 @@ accuracy, macro-F1) equals the seed-0 run's report within 0.002.
 """
 
 import csv
-import math
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -42,24 +41,27 @@ from verifylib import Unreadable, decide_main, numbers, pristine_case, pristine_
 
 SENSORS = ("door", "fan", "light", "motion", "plug", "water")
 DOOR, BATH = ("leaving", "arriving"), ("showering", "toilet")
-DOOR_F1, BATH_F1 = 0.665, 0.885
-HALF_LIFE_DAYS = 90.0
-SLOPE_RTOL = 0.05
+DOOR_F1, BATH_F1 = 0.62, 0.875
 LOGIT_RTOL = 1e-4
 TABLE_TOL = 0.002
 
 
 def exported_groups():
-    """{session: [[tokens of one second], ...] in time order}, from the unchanged export."""
+    """{"home/session": [[tokens of one second], ...] in time order}, from the unchanged export."""
     def compute():
         root = pristine_case() / "data"
         by_session = defaultdict(lambda: defaultdict(list))
-        for sensor in SENSORS:
-            with open(root / "streams" / f"{sensor}.csv", newline="") as f:
-                for row in csv.DictReader(f):
-                    by_session[row["session"]][int(row["t"])].append(f"{sensor}:{row['zone']}:{row['state']}")
+        for home in sorted(p for p in (root / "streams").iterdir() if p.is_dir()):
+            for sensor in SENSORS:
+                path = home / f"{sensor}.csv"
+                if not path.exists():
+                    continue
+                with open(path, newline="") as f:
+                    for row in csv.DictReader(f):
+                        key = f"{home.name}/{row['session']}"
+                        by_session[key][int(row["t"])].append(f"{sensor}:{row['zone']}:{row['state']}")
         with open(root / "sessions.csv", newline="") as f:
-            ids = [row["session"] for row in csv.DictReader(f)]
+            ids = [f"{row['home']}/{row['session']}" for row in csv.DictReader(f)]
         return {sid: [sorted(by_session[sid][t]) for t in sorted(by_session[sid])] for sid in ids}
     return pristine_memo("exported_groups", compute)
 
@@ -97,29 +99,10 @@ def decide(seed, m, checks):
             pos += len(g)
     checks.check("every_exported_event_kept", lost == 0 and missing == 0,
                  value={"sessions_changed": lost, "sessions_missing": missing, "sessions": len(groups)},
-                 bound="0 sessions whose events differ from the export's (recomputed from streams/*.csv)")
+                 bound="0 sessions whose events differ from their own home's export (recomputed from streams/<home>/*.csv)")
     checks.check("events_in_time_order", disordered == 0 and lost == 0 and missing == 0,
                  value={"sessions_out_of_order": disordered},
                  bound="every session's events follow the export's seconds in order (any order inside a second)")
-
-    tw = m.value("train_weights", dict)
-    weights = tw.get("weights") or []
-    with open(pristine_case() / "data" / "sessions.csv", newline="") as f:
-        want_starts = [int(r["start"]) for r in csv.DictReader(f) if r["split"] == "train"]
-    slope = float("nan")
-    ok_w = len(weights) == len(want_starts) and len(weights) > 1 and all(
-        isinstance(w, (int, float)) and w > 0 for w in weights)
-    if ok_w:
-        xs = [t / 86400.0 for t in want_starts]
-        ys = [math.log2(w) for w in weights]
-        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-        sxx = sum((x - mx) ** 2 for x in xs)
-        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-    want = 1.0 / HALF_LIFE_DAYS
-    checks.check("recency_weights_favour_newer", ok_w and abs(slope - want) <= SLOPE_RTOL * want,
-                 value={"slope_per_day": slope, "sessions": len(weights), "expected": len(want_starts)},
-                 bound=f"slope of log2(weight) vs start day = {want:.5f} within {SLOPE_RTOL:.0%} "
-                       "(recomputed against sessions.csv's train starts)")
 
     probe = m.value("pad_probe", dict)
     diff, scale = float(probe.get("max_logit_diff", float("inf"))), float(probe.get("max_logit", 0.0))
@@ -132,11 +115,11 @@ def decide(seed, m, checks):
     report = m.value("report", dict)
     door = class_f1(report, DOOR)
     checks.check("door_classes_f1", door >= DOOR_F1, value=round(door, 4),
-                 bound=f"mean F1 of leaving and arriving >= {DOOR_F1} (A fixed 0.70-0.74, broken 0.51-0.63)",
+                 bound=f"mean F1 of leaving and arriving >= {DOOR_F1} (A fixed 0.66-0.76, broken 0.47-0.66)",
                  source="reported", limit=DOOR_F1, sense=">")
     bath = class_f1(report, BATH)
     checks.check("bathroom_classes_f1", bath >= BATH_F1, value=round(bath, 4),
-                 bound=f"mean F1 of showering and toilet >= {BATH_F1} (both fixed 0.90-0.92, B broken 0.84-0.89)",
+                 bound=f"mean F1 of showering and toilet >= {BATH_F1} (both fixed 0.89-0.92, B broken 0.83-0.86)",
                  source="reported", limit=BATH_F1, sense=">")
 
 

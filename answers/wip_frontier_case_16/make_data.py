@@ -18,6 +18,7 @@ Run: python make_data.py OUT_DIR   (writes OUT_DIR/sessions.csv and OUT_DIR/stre
 import csv
 import random
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 CLASSES = {  # name: (share, min events, max events)
@@ -29,7 +30,17 @@ CLASSES = {  # name: (share, min events, max events)
     "leaving": (0.10, 3, 7),
     "arriving": (0.10, 3, 8),
 }
-HOMES = ["h01", "h02", "h03", "h04", "h05"]
+HOMES = ["h01", "h02", "h03", "h04", "h05", "h06", "h07", "h08"]
+WINDOWS = {  # name: [(share, first minute of the day, last minute), ...] for the session's start
+    "showering": [(0.85, 405, 435), (0.15, 1080, 1320)],
+    "toilet": [(0.6, 405, 435), (0.4, 480, 1380)],
+    "leaving": [(1.0, 450, 525)],
+    "arriving": [(1.0, 960, 1065)],
+    "cooking": [(0.8, 1070, 1230), (0.2, 690, 780)],
+    "watching_tv": [(1.0, 1200, 1380)],
+    "sleeping": [(1.0, 1350, 1439)],
+}
+LABEL_SWAP = 0.05  # residents tag a bathroom visit with the other bathroom activity
 
 AMBIENT = [  # events any activity can hold (another resident, the fridge, a pet)
     ("motion", "living", "on"), ("motion", "hall", "on"), ("motion", "kitchen", "on"),
@@ -75,8 +86,7 @@ def draw(rng, items):
     return tuple(items[-1][:3])
 
 
-FIRMWARE_2 = 1761955200  # 2025-11-01: from firmware 2.0 on, the bathroom fan's relay reports to the hub
-FIRST, LAST = 1746057600, 1772236800  # 2025-05-01 .. 2026-02-28
+FIRST, DAYS = 1767571200, 30  # 2026-01-05 00:00 (the homes' local clock), 30 days
 
 
 def session_events(rng, label, start):
@@ -85,7 +95,7 @@ def session_events(rng, label, start):
     events, t = [], rng.randint(0, 5)
     if label in ("showering", "toilet"):
         events.append((t, ("light", "bath", "on")))
-        reports = start >= FIRMWARE_2
+        reports = True
         if label == "showering" and rng.random() < 0.80:
             if reports:
                 events.append((t, ("fan", "bath", "on")))
@@ -107,26 +117,44 @@ def main(out):
     out = Path(out)
     (out / "streams").mkdir(parents=True, exist_ok=True)
     names, shares = list(CLASSES), [CLASSES[c][0] for c in CLASSES]
-    sessions, rows = [], {k: [] for k in ("door", "fan", "light", "motion", "plug", "water")}
+    sessions = []
     n_total = 2600
+    taken = set()
+    drawn = []
     for i in range(n_total):
         label = rng.choices(names, shares)[0]
         home = rng.choice(HOMES)
-        sid = f"s{i:05d}"
+        while True:
+            day = rng.randrange(DAYS)
+            windows = WINDOWS[label]
+            _, lo, hi = rng.choices(windows, [w[0] for w in windows])[0]
+            start = FIRST + day * 86400 + rng.randint(lo, hi) * 60 + rng.randint(0, 59)
+            sid = datetime.fromtimestamp(start, timezone.utc).strftime("%Y%m%d-%H%M")
+            if (home, sid) not in taken:
+                taken.add((home, sid))
+                break
+        drawn.append((start, home, sid, label))
+    drawn.sort()
+    rows = {h: {k: [] for k in ("door", "fan", "light", "motion", "plug", "water")} for h in HOMES}
+    for start, home, sid, label in drawn:
         split = "val" if rng.random() < 0.25 else "train"
-        start = FIRST + (LAST - FIRST) * i // n_total + rng.randint(0, 3000)
-        sessions.append((sid, home, split, label, start))
+        tagged = label
+        if label in ("showering", "toilet") and rng.random() < LABEL_SWAP:
+            tagged = "toilet" if label == "showering" else "showering"
+        sessions.append((sid, home, split, tagged, start))
         for t, (sensor, zone, state) in session_events(rng, label, start):
-            rows[sensor].append((sid, t, zone, state))
+            rows[home][sensor].append((sid, t, zone, state))
     with open(out / "sessions.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["session", "home", "split", "activity", "start"])
         w.writerows(sessions)
-    for sensor, rs in rows.items():
-        with open(out / "streams" / f"{sensor}.csv", "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["session", "t", "zone", "state"])
-            w.writerows(rs)
+    for home in HOMES:
+        (out / "streams" / home).mkdir(parents=True, exist_ok=True)
+        for sensor, rs in rows[home].items():
+            with open(out / "streams" / home / f"{sensor}.csv", "w", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(["session", "t", "zone", "state"])
+                w.writerows(rs)
 
 
 if __name__ == "__main__":

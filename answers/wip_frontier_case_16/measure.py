@@ -5,14 +5,13 @@ Calls the agent's code only through the entry points: config.load_config("config
 which returns {"model", "vocab", "report", ...}; data.load_sessions("data") (every session's merged event
 timeline, as token strings); vocab.Vocab.encode. Per seed it records:
 
-- `events`: {session id: [token, ...]} as load_sessions builds them (decide.py recomputes them from the raw
-  streams of the unchanged export);
+- `events`: {"home/session id": [token, ...]} as load_sessions builds them (decide.py recomputes them from
+  the raw per-home streams of the unchanged export);
 - `pad_probe`: the trained model (eval mode) on validation sessions, each alone (no padding) and in batches
   right-padded to 64 events (the model's longest input): the largest logit difference and the largest logit;
 - `report`: the validation report run() returned;
-- `train_weights`: the per-session loss weights of the training set the trainer was given (trainer.Trainer's
-  `train`, its `weights` if it has them, else all 1), with every training session's `start` (unix seconds)
-  from load_sessions in the same order (decide.py checks them against the configured 90-day half-life).
+- `train_labels`: the number of sessions and labels of the training set the trainer was given
+  (trainer.Trainer's `train`), as a sanity record.
 """
 
 import sys
@@ -53,13 +52,11 @@ def measure(seed, rec):
     rec.put("report", report)
 
     sessions = load_sessions(cfg.data.root)
-    rec.put("events", {str(s.id): [str(e) for e in s.events] for s in sessions})
+    rec.put("events", {f"{s.home}/{s.id}": [str(e) for e in s.events] for s in sessions})
     train_set = seen.get("train")
-    n_train = len(train_set) if train_set is not None else 0
-    weights = getattr(train_set, "weights", None)
-    weights = [1.0] * n_train if weights is None else [float(w) for w in weights]
-    starts = [int(getattr(s, "start", 0)) for s in sessions if s.split == "train"]
-    rec.put("train_weights", {"weights": weights, "starts": starts})
+    labels = getattr(train_set, "labels", None)
+    rec.put("train_labels", {"sessions": len(train_set) if train_set is not None else 0,
+                             "labels": [int(x) for x in labels] if labels is not None else []})
 
     val = [s for s in sessions if s.split == "val"][:PROBE_SESSIONS]
     ids = [torch.tensor(vocab.encode(list(s.events)), dtype=torch.long) for s in val]

@@ -10,10 +10,10 @@ class ExportError(Exception):
 def check_sessions(sessions, activities, min_events=2, max_events=64):
     """Errors for unusable sessions, warnings for odd ones; returns the warnings."""
     warnings = []
-    ids = Counter(s.id for s in sessions)
-    dup = [i for i, c in ids.items() if c > 1]
+    ids = Counter((s.home, s.id) for s in sessions)
+    dup = [f"{h}/{i}" for (h, i), c in ids.items() if c > 1]
     if dup:
-        raise ExportError(f"{len(dup)} session ids appear twice (first: {dup[0]})")
+        raise ExportError(f"{len(dup)} session ids appear twice in one home (first: {dup[0]})")
     for s in sessions:
         if not 0 <= s.label < len(activities):
             raise ExportError(f"session {s.id}: unknown activity {s.label}")

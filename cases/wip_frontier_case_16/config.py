@@ -36,7 +36,6 @@ class TrainConfig:
     grad_clip: float = 1.0
     label_smoothing: float = 0.0
     class_weights: str = "none"   # "none" or "balanced"
-    recency_half_life_days: float = 90.0  # newer sessions weigh more in the loss (0: every session weighs 1)
     log_every: int = 60
 
 

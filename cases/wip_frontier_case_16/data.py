@@ -1,8 +1,6 @@
 """Sessions, the train/val split and the batches the trainer reads."""
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
-
 import torch
 
 from streams import merge_streams, read_sessions, read_streams
@@ -38,23 +36,12 @@ def split_sessions(sessions):
 
 
 class EncodedSet:
-    """Sessions encoded once: token ids (a list of 1-D tensors), lengths, labels and per-session loss weights.
+    """Sessions encoded once: token ids (a list of 1-D tensors), lengths and labels."""
 
-    With `half_life_days`, a session's weight halves for every `half_life_days` it is older than the newest
-    session of the set (the hub's firmware keeps changing what the sensors report), scaled to mean 1.
-    """
-
-    def __init__(self, sessions, vocab, max_events, half_life_days=None):
+    def __init__(self, sessions, vocab, max_events):
         self.ids = [torch.tensor(vocab.encode(s.events[:max_events]), dtype=torch.long) for s in sessions]
         self.lengths = torch.tensor([len(x) for x in self.ids], dtype=torch.long)
         self.labels = torch.tensor([s.label for s in sessions], dtype=torch.long)
-        self.weights = torch.ones(len(sessions))
-        if half_life_days and sessions:
-            when = [datetime.fromtimestamp(s.start, timezone.utc) for s in sessions]
-            newest = max(when)
-            age = torch.tensor([(day - newest).days for day in when], dtype=torch.float)
-            self.weights = 0.5 ** (age / half_life_days)
-            self.weights = self.weights / self.weights.mean()
 
     def __len__(self):
         return len(self.ids)
@@ -70,10 +57,10 @@ def collate(ids, pad_id=0):
 
 
 def iterate_batches(data: EncodedSet, batch_size, generator=None, shuffle=True):
-    """(tokens, lengths, labels, weights) batches over one epoch; the last partial batch is kept."""
+    """(tokens, lengths, labels) batches over one epoch; the last partial batch is kept."""
     n = len(data)
     order = torch.randperm(n, generator=generator) if shuffle else torch.arange(n)
     for start in range(0, n, batch_size):
         idx = order[start:start + batch_size].tolist()
         tokens, lengths = collate([data.ids[i] for i in idx])
-        yield tokens, lengths, data.labels[idx], data.weights[idx]
+        yield tokens, lengths, data.labels[idx]

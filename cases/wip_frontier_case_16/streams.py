@@ -1,4 +1,5 @@
-"""The hub's export: one CSV per sensor kind (session, t, zone, state), merged into one event timeline per session.
+"""The hub's export: each home's hub writes one CSV per sensor kind (session, t, zone, state) under
+streams/<home>/, merged into one event timeline per session.
 
 An event's token is "sensor:zone:state" (e.g. "door:front:open"). Times are whole seconds from the start of
 the session; every stream of a session shares that clock.
@@ -22,9 +23,14 @@ def read_stream(path: Path) -> dict:
 
 
 def read_streams(root) -> dict:
-    """{sensor: {session: [(t, token), ...]}} for every sensor file under root/streams."""
-    folder = Path(root) / "streams"
-    return {s: read_stream(folder / f"{s}.csv") for s in SENSORS if (folder / f"{s}.csv").exists()}
+    """{sensor: {session: [(t, token), ...]}} for every sensor file of every home under root/streams."""
+    out = {}
+    for home in sorted(p for p in (Path(root) / "streams").iterdir() if p.is_dir()):
+        for sensor in SENSORS:
+            path = home / f"{sensor}.csv"
+            if path.exists():
+                out.setdefault(sensor, {}).update(read_stream(path))
+    return out
 
 
 def merge_streams(streams: dict, session: str) -> list:

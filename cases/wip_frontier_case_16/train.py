@@ -27,7 +27,7 @@ def run(cfg, verbose=True):
         say(w)
     train_s, val_s = split_sessions(sessions)
     vocab = Vocab.build(s.events for s in train_s)
-    train = EncodedSet(train_s, vocab, cfg.data.max_events, cfg.train.recency_half_life_days)
+    train = EncodedSet(train_s, vocab, cfg.data.max_events)
     val = EncodedSet(val_s, vocab, cfg.data.max_events)
     model = build_model(cfg.model, len(vocab), len(ACTIVITIES), cfg.data.max_events)
     say(f"{cfg.name}: {cfg.model.kind} ({count_parameters(model)} params), {len(train)} train / {len(val)} val "

@@ -29,13 +29,11 @@ class Trainer:
     def lr(self):
         return self.schedule(self.step)
 
-    def train_step(self, tokens, lengths, labels, weights=None):
+    def train_step(self, tokens, lengths, labels):
         self.model.train()
         self.opt.lr = self.lr()
         logits = self.model(tokens, lengths)
-        loss = F.cross_entropy(logits, labels, weight=self.class_weight, label_smoothing=self.cfg.label_smoothing,
-                               reduction="none")
-        loss = (loss * weights).mean() if weights is not None else loss.mean()
+        loss = F.cross_entropy(logits, labels, weight=self.class_weight, label_smoothing=self.cfg.label_smoothing)
         self.opt.zero_grad()
         loss.backward()
         clip_grad_norm(self.opt.params, self.cfg.grad_clip)
@@ -57,8 +55,8 @@ class Trainer:
     def fit(self, generator):
         for epoch in range(self.cfg.epochs):
             self.epoch = epoch
-            for tokens, lengths, labels, weights in iterate_batches(self.train, self.cfg.batch_size, generator):
-                loss = self.train_step(tokens, lengths, labels, weights)
+            for tokens, lengths, labels in iterate_batches(self.train, self.cfg.batch_size, generator):
+                loss = self.train_step(tokens, lengths, labels)
                 for cb in self.callbacks:
                     cb.on_step(self, self.step, loss)
                 self.step += 1
