@@ -1,4 +1,4 @@
-"""wip_frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
+"""frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-frontier_case_14-63650fbbfce09824
 
 Two logger generations. vx1 (2560 Hz) sits on pumps 0-4, the older pumps: their condition mix has a
 third bearing faults (against 12% on pumps 5-11), 60% of their bearing faults knock only during a
