@@ -2,11 +2,11 @@
 
 Two layers. (A) AttentionPool (pumpwatch/models/blocks.py) drops units of the pooled embedding with
 F.dropout(pooled, p), whose training flag defaults to True, so the 0.5 dropout runs at every
-validation, evaluation and export. (B) assemble() (pumpwatch/data/pipeline.py) screens the training
-recordings for length with len(wave) >= MIN_SECONDS * rec.rate, but the waves are already on the
-model's 1 kHz clock while rec.rate is the logger's native rate: every recording of the 2560 Hz vx1
-loggers (the old pumps) fails and its training slot is silently given to a recording of the same
-condition from the 1 kHz loggers; validation keeps them. Per seed, at the README's settings:
+validation, evaluation and export. (B) The export comes as one file per year, and the loggers' capture
+numbers restart at 1 every year; archive.RangeSheet (pumpwatch/data/archive.py) merges both years'
+range sheets into one dict keyed by the capture number alone, so for every 2025 capture whose number
+also occurs in 2026 the counts are converted with the 2026 capture's full scale (a factor 0.2-10 when
+the two ranges differ), in training and validation alike. Per seed, at the README's settings:
 
 - recomputed `model_is_the_case_architecture`, `eval_forward_has_no_dropout`: two eval-mode
   forwards of 128 validation rows, under different RNG states, equal this file's SEConvNet in eval
@@ -14,12 +14,11 @@ condition from the 1 kHz loggers; validation keeps them. Per seed, at the README
 - recomputed `training_forward_keeps_dropout`: the training-mode forward equals this file's
   SEConvNet in training mode from the recorded RNG state (every dropout at the recipe's rate: a fix
   that removes the pooled dropout fails);
-- recomputed `training_rows_include_the_old_loggers`: the training split's rows (log power before
-  standardization, from the agent's build_splits) whose mean log power over bins 22-25 (344-391 Hz)
-  and all frames is below OLD_FLOOR_LOG_POWER: the vx1 loggers' mount rolls their background off
-  there (the 1 kHz loggers' rows sit at -3.3 +- 0.2). 0-1 under bug B on seeds 0-2, 348/388/375 with
-  the screen on the waves' own clock, 53-61 with MIN_SECONDS lowered to 0.9 in the wrong unit; the
-  bound asks for at least MIN_OLD_ROWS;
+- recomputed `recordings_carry_their_own_full_scale`: every recording the agent's
+  pipeline.recordings returns is found again in the export (label, pump, length, position of the
+  largest count) and its peak in m/s^2 equals the largest count times its own file's full scale over
+  32767, within 1%. Under bug B 152/174/195 of 1800 recordings are off on seeds 0-2; the bound asks that all
+  1800 are found and none is off;
 
 and once, on what the README's command printed (seed 0): `readme_run_matches_measured_training`.
 """
@@ -42,9 +41,7 @@ N_BINS, N_CLASSES, WIDTH, BLOCKS = 33, 5, 32, 2
 GATE_P, POOL_P, HEAD_P = 0.1, 0.5, 0.1
 FORWARD_TOL = 1e-4
 EPOCHS = 16
-FLOOR_BINS = slice(22, 26)
-OLD_FLOOR_LOG_POWER = -4.1
-MIN_OLD_ROWS = 200
+N_EXPORT = 1800
 PRINTED = {"train loss": ("train_loss", 2e-4), "val loss": ("val_loss", 2e-4), "val f": ("val_f1", 2e-3)}
 
 
@@ -97,17 +94,11 @@ class SEConvNet(nn.Module):
 
 def decide(seed, m, checks):
     check_forward_modes(m, checks, SEConvNet(), FORWARD_TOL)
-    feats = m.tensors("training_features")
-    band = feats["log_power"].double()[:, FLOOR_BINS, :].mean(dim=(1, 2))
-    quiet = band < OLD_FLOOR_LOG_POWER
-    n_old = int(quiet.sum().item())
-    by_label = {int(c): int((quiet & (feats["label"] == c)).sum().item()) for c in feats["label"].unique()}
-    checks.check("training_rows_include_the_old_loggers", n_old > MIN_OLD_ROWS - 0.5,
-                 value={"rows": n_old, "by_label": by_label, "of": int(band.numel())},
-                 bound=f">= {MIN_OLD_ROWS} training rows with log power below {OLD_FLOOR_LOG_POWER} over bins "
-                       "22-25 (the vx1 loggers' rolled-off background: 348-388 on seeds 0-2 with the length "
-                       "screen on the waves' own clock; 0-1 when the screen uses the loggers' native rate)",
-                 limit=MIN_OLD_ROWS - 0.5, sense=">")
+    v = m.value("physical_scale", dict)
+    ok = v.get("found") == N_EXPORT and v.get("returned") == N_EXPORT and v.get("wrong_scale") == 0
+    checks.check("recordings_carry_their_own_full_scale", ok, value=v,
+                 bound=f"all {N_EXPORT} export recordings returned and found, none whose peak differs by more than 1% "
+                       "from its largest count times its own file's full scale (bug B: 152-195 off on seeds 0-2)")
 
 
 def readme(run, measured, checks):

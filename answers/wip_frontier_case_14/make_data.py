@@ -1,12 +1,13 @@
 """wip_frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
 
-Two logger generations. vx1 (2560 Hz) sits on pumps 0-4, the older pumps: their condition mix has a
-third bearing faults (against 12% on pumps 5-11), 60% of their bearing faults knock only during a
-0.3-0.9 s loaded stretch in the first 1.2 s (20% on the newer pumps), and the vx1 sensor mount rolls
-everything off above 240 Hz (first order), so its knocks are weaker and its background is lower over
-300-400 Hz. vx2 (1000 Hz, the model's clock) is flat. Captures last 1.2-2.4 s; 2% were interrupted
-(0.3-0.9 s). A length screen that compares a wave already on the 1 kHz clock with MIN_SECONDS * 2560
-rejects every vx1 recording (at most 2400 samples against 2560).
+Five conditions; normal and imbalance differ in the 1x amplitude (0.6-1.4 against 1.2-2.0 m/s^2, so
+they overlap), which is the real part of the README's excuse. The export is one file per year (58%/42%
+of the captures in 2025/2026: 2025 is the larger file), each with its
+captures numbered from 1 and a range sheet giving the full scale (1, 2, 5, 10 or 20 m/s^2, the smallest
+above 1.25x the capture's peak) per capture number. Counts are int16 over +-32767. A reader that merges
+both years' sheets into one dict keyed by the capture number converts every 2025 capture whose number
+also occurs in 2026 with the 2026 capture's full scale: 152/174/195 of 1800 recordings get a wrong
+scale (factor 0.2-10) on seeds 0-2, mostly normal pumps at 2 m/s^2 against their partners' 5.
 """
 
 from dataclasses import dataclass
@@ -16,6 +17,10 @@ import numpy as np
 CLASSES = ("normal", "imbalance", "misalignment", "bearing", "cavitation")
 DURATION_S = (1.2, 2.4)        # the loggers capture between these lengths
 INTERRUPTED = (0.02, (0.3, 0.9))   # share of captures cut short by a logger restart, and their lengths
+RANGES = (1.0, 2.0, 5.0, 10.0, 20.0)  # the loggers' full-scale settings, m/s^2
+HEADROOM = 1.25                 # auto-ranging keeps the capture's peak this far below full scale
+FULL_COUNTS = 32767
+YEARS = ((2025, 0.58), (2026, 0.42))   # the export's years and their share of the captures
 
 
 @dataclass(frozen=True)
@@ -145,3 +150,37 @@ def generate(n, seed):
             keep = int(round(seconds[j] * logger.rate))
             out[j] = Recording(waves[row, :keep].copy(), logger.rate, logger.name, int(labels[j]), int(pumps[j]))
     return out
+
+
+@dataclass
+class Capture:
+    capture: int        # the logger network's capture number (counted from 1 each year)
+    counts: np.ndarray  # int16
+    rate: int
+    logger: str
+    pump: int
+    label: int
+
+
+def full_scale(wave):
+    """The smallest range that keeps the capture's peak below full scale with the headroom."""
+    peak = float(np.abs(wave).max()) * HEADROOM
+    return next((fs for fs in RANGES if peak <= fs), RANGES[-1])
+
+
+def export(n, seed):
+    """The archive export of ``n`` recordings: one file per year, in capture order."""
+    recs = generate(n, seed)
+    rng = np.random.default_rng([seed, 31337])
+    year = np.where(rng.random(n) < YEARS[0][1], YEARS[0][0], YEARS[1][0])
+    files = []
+    for y, _ in YEARS:
+        captures, sheet = [], []
+        for number, j in enumerate(np.flatnonzero(year == y), start=1):
+            r = recs[j]
+            fs = full_scale(r.wave)
+            counts = np.clip(np.round(r.wave / fs * FULL_COUNTS), -FULL_COUNTS, FULL_COUNTS).astype(np.int16)
+            captures.append(Capture(number, counts, r.rate, r.logger, r.pump, r.label))
+            sheet.append({"capture": number, "full_scale": fs})
+        files.append({"year": int(y), "captures": captures, "ranges": sheet})
+    return files

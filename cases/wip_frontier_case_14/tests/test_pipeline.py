@@ -2,7 +2,7 @@ import numpy as np
 import torch
 
 from pumpwatch.config import load_config
-from pumpwatch.data import build_splits, synth
+from pumpwatch.data import archive, build_splits, synth
 from pumpwatch.data.augment import FrameShift, GainJitter, build_augment
 from pumpwatch.data.pipeline import Standardizer
 
@@ -37,3 +37,13 @@ def test_augment_keeps_shape():
     assert FrameShift(2)(x).shape == x.shape
     assert GainJitter(0.1)(x).shape == x.shape
     assert repr(build_augment(small_config())) == "FrameShift+GainJitter"
+
+
+def test_export_reads_back_in_physical_units():
+    files = synth.export(80, 5)
+    recs = archive.read(files)
+    assert len(recs) == sum(len(f["captures"]) for f in files) == 80
+    assert {f["year"] for f in files} == {y for y, _ in synth.YEARS}
+    first = files[0]["captures"][0]
+    assert recs[0].rate == first.rate and recs[0].label == first.label and len(recs[0].wave) == len(first.counts)
+    assert all(np.abs(r.wave).max() <= synth.RANGES[-1] for r in recs)

@@ -1,6 +1,6 @@
 """From archive recordings to the tensors the model trains and validates on.
 
-Stages: load the export -> put each recording on the model's sample clock and remove the offset ->
+Stages: read the export (archive.py: counts to m/s^2) -> put each recording on the model's sample clock and remove the offset ->
 split the export and build the training index (``assemble``) -> cut one window per recording
 (windows.py) -> log-power frames -> standardize each frequency bin with the training split's
 statistics. Static features are computed once; augmentation happens per batch.
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from . import synth
+from . import archive, synth
 from .signal import frame_spectra, remove_offset, to_timebase
 from .windows import cut
 
@@ -27,7 +27,7 @@ class Split:
 
 def recordings(cfg):
     """The export: ``n_train + n_val`` recordings."""
-    return synth.generate(cfg.data.n_train + cfg.data.n_val, cfg.seed)
+    return archive.read(synth.export(cfg.data.n_train + cfg.data.n_val, cfg.seed))
 
 
 def waveforms(recs, cfg):
@@ -46,7 +46,7 @@ def assemble(recs, waves, cfg):
     order = rng.permutation(len(recs))
     val_idx, train_idx = order[:cfg.data.n_val], order[cfg.data.n_val:]
     labels = np.array([r.label for r in recs])
-    complete = np.array([len(w) >= MIN_SECONDS * r.rate for r, w in zip(recs, waves)])
+    complete = np.array([len(w) >= MIN_SECONDS * cfg.data.rate for w in waves])
     index = train_idx.copy()
     for slot, i in enumerate(train_idx):
         if not complete[i]:

@@ -1,8 +1,9 @@
 """Synthetic stand-in for the plant's vibration archive export.
 
-The real recordings stay on the plant network; this module renders rows with the same interface as
-the export: one accelerometer channel per recording (acceleration in m/s^2, as the loggers write it)
-at its logger's native rate, the pump, the logger and the condition the operators logged.
+The real recordings stay on the plant network; this module renders files with the same interface as
+the export: one file per year, each holding the year's captures (one accelerometer channel of raw
+signed 16-bit counts at its logger's native rate, the pump, the logger and the condition the operators
+logged) and the range sheet (the full scale in m/s^2 the logger's auto-ranging picked for each capture).
 """
 
 from dataclasses import dataclass
@@ -12,6 +13,10 @@ import numpy as np
 CLASSES = ("normal", "imbalance", "misalignment", "bearing", "cavitation")
 DURATION_S = (1.2, 2.4)        # the loggers capture between these lengths
 INTERRUPTED = (0.02, (0.3, 0.9))   # share of captures cut short by a logger restart, and their lengths
+RANGES = (1.0, 2.0, 5.0, 10.0, 20.0)  # the loggers' full-scale settings, m/s^2
+HEADROOM = 1.25                 # auto-ranging keeps the capture's peak this far below full scale
+FULL_COUNTS = 32767
+YEARS = ((2025, 0.58), (2026, 0.42))   # the export's years and their share of the captures
 
 
 @dataclass(frozen=True)
@@ -141,3 +146,37 @@ def generate(n, seed):
             keep = int(round(seconds[j] * logger.rate))
             out[j] = Recording(waves[row, :keep].copy(), logger.rate, logger.name, int(labels[j]), int(pumps[j]))
     return out
+
+
+@dataclass
+class Capture:
+    capture: int        # the logger network's capture number (counted from 1 each year)
+    counts: np.ndarray  # int16
+    rate: int
+    logger: str
+    pump: int
+    label: int
+
+
+def full_scale(wave):
+    """The smallest range that keeps the capture's peak below full scale with the headroom."""
+    peak = float(np.abs(wave).max()) * HEADROOM
+    return next((fs for fs in RANGES if peak <= fs), RANGES[-1])
+
+
+def export(n, seed):
+    """The archive export of ``n`` recordings: one file per year, in capture order."""
+    recs = generate(n, seed)
+    rng = np.random.default_rng([seed, 31337])
+    year = np.where(rng.random(n) < YEARS[0][1], YEARS[0][0], YEARS[1][0])
+    files = []
+    for y, _ in YEARS:
+        captures, sheet = [], []
+        for number, j in enumerate(np.flatnonzero(year == y), start=1):
+            r = recs[j]
+            fs = full_scale(r.wave)
+            counts = np.clip(np.round(r.wave / fs * FULL_COUNTS), -FULL_COUNTS, FULL_COUNTS).astype(np.int16)
+            captures.append(Capture(number, counts, r.rate, r.logger, r.pump, r.label))
+            sheet.append({"capture": number, "full_scale": fs})
+        files.append({"year": int(y), "captures": captures, "ranges": sheet})
+    return files
