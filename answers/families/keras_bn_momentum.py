@@ -1,0 +1,109 @@
+"""Bug family: a batch-norm momentum ported with Keras semantics (the share of the OLD running statistic
+kept) into PyTorch (the share of the NEW batch taken), so the running statistics evaluation normalizes with
+are essentially the last training batch's; checked with a data-assembly layer measured on its outcome.
+
+Measuring side (`run_recorded`): runs the case's training entry point at the README settings with a global
+forward pre-hook that finds the first module run forward in training mode with gradients on (the model at
+its first training step); when run() returns, records every BatchNorm module of that model (its momentum,
+None recorded as 0.0 = a cumulative average) and what run() printed.
+
+Deciding side (`decide_training`, `readme_checks`): bounds every recorded momentum (the share of each batch
+that enters the running statistics), requires batch norm to be kept, bounds the printed final accuracy and
+alert recall, and compares the printed log of the README run with the measured seed-0 run.
+"""
+
+import contextlib
+import io
+import re
+
+from verifylib import logged_rows
+
+
+def run_recorded(rec, seed, load_config, run_fn, config_path):
+    import torch
+
+    state = {}
+
+    def pre_hook(module, args):
+        if "module" in state or not module.training or not torch.is_grad_enabled():
+            return
+        if not any(p.requires_grad for p in module.parameters()):
+            return
+        state["module"] = module
+
+    handle = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
+    out = io.StringIO()
+    try:
+        cfg = load_config(config_path, [f"train.seed={seed}"])
+        with contextlib.redirect_stdout(out):
+            run_fn(cfg)
+    finally:
+        handle.remove()
+    rec.put("stdout", out.getvalue())
+    rec.put("trained", True)
+    rec.put("model_found", "module" in state)
+    if "module" not in state:
+        return
+    norms = [m for m in state["module"].modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    rec.put("bn_momenta", [0.0 if m.momentum is None else float(m.momentum) for m in norms])
+    rec.put("bn_tracks_stats", [bool(m.track_running_stats) for m in norms])
+
+
+def final_numbers(stdout, alert_label):
+    last = stdout.splitlines()[-1] if stdout.strip() else ""
+    acc = re.search(r"val acc ([0-9.]+)", last)
+    alert = re.search(rf"alert \({alert_label}\): recall ([0-9.]+)", stdout)
+    return (float(acc.group(1)) if acc else float("nan"), float(alert.group(1)) if alert else float("nan"))
+
+
+def decide_training(m, checks, s):
+    m.value("trained", bool)
+    checks.check("readme_config_trains", True, source="reported")
+    found = m.value("model_found", bool)
+    checks.check("training_forward_seen", found, source="reported")
+    if not found:
+        return
+    momenta = m.value("bn_momenta", list)
+    tracks = m.value("bn_tracks_stats", list)
+    kept = len(momenta) >= s["min_bn_layers"] and all(tracks)
+    checks.check("batch_norm_kept", kept, value=len(momenta),
+                 bound=f">= {s['min_bn_layers']} BatchNorm layers, each tracking running statistics",
+                 source="reported")
+    worst = max(momenta) if momenta else float("inf")
+    checks.check("running_stats_average_many_batches", worst <= s["max_momentum"], value=worst,
+                 bound=f"<= {s['max_momentum']} (largest share of one batch entering a running statistic)",
+                 source="reported", limit=s["max_momentum"], sense="<")
+    acc, alert = final_numbers(m.value("stdout", str), s["alert_label"])
+    checks.check("val_accuracy", acc >= s["min_acc"], value=acc, bound=f">= {s['min_acc']}",
+                 source="reported", limit=s["min_acc"], sense=">")
+    checks.check("alert_recall", alert >= s["min_alert_recall"], value=alert, bound=f">= {s['min_alert_recall']}",
+                 source="reported", limit=s["min_alert_recall"], sense=">")
+
+
+def readme_checks(run, measured, checks, s):
+    ok = run.get("exit_code") == 0 and not run.get("timed_out")
+    checks.check("readme_run_exit_ok", ok, value=run.get("exit_code"), source="readme_run")
+    first = measured.get(0) or measured[min(measured)]
+    try:
+        mine = first.value("stdout", str)
+    except Exception:  # noqa: BLE001 - a malformed record fails the comparison
+        mine = ""
+    printed, expected = logged_rows(run.get("stdout", "")), logged_rows(mine)
+    fields = ("val acc", "val bal acc", "val loss")
+    diff = float("inf")
+    if printed and set(printed) == set(expected):
+        diff = max(abs(printed[k].get(f, float("nan")) - expected[k].get(f, float("nan")))
+                   for k in expected for f in fields)
+        diff = float("inf") if diff != diff else diff
+    acc_p, alert_p = final_numbers(run.get("stdout", ""), s["alert_label"])
+    acc_m, alert_m = final_numbers(mine, s["alert_label"])
+    final_diff = max(abs(acc_p - acc_m), abs(alert_p - alert_m))
+    final_diff = float("inf") if final_diff != final_diff else final_diff
+    worst = max(diff, final_diff)
+    checks.check("readme_run_matches_measured_training", worst <= s["print_tol"], value=worst,
+                 bound=f"<= {s['print_tol']} (every epoch row and the final line of the README run equal the measured seed-0 run)",
+                 source="readme_run", limit=s["print_tol"], sense="<")
+    checks.check("readme_run_val_acc", ok and acc_p >= s["min_acc"], value=acc_p, bound=f">= {s['min_acc']}",
+                 source="readme_run")
+    checks.check("readme_run_alert_recall", ok and alert_p >= s["min_alert_recall"], value=alert_p,
+                 bound=f">= {s['min_alert_recall']}", source="readme_run")
