@@ -19,7 +19,7 @@ class Segment:
 
 
 def read_manifest(data_dir):
-    """The manifest's rows (dicts), in upload order."""
+    """The manifest's rows, as dicts with typed fields."""
     with open(Path(data_dir) / "manifest.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     for r in rows:
