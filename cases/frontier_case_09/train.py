@@ -21,6 +21,7 @@ from export import TAGS, load_segments, read_manifest, split_runs
 from features import Standardizer, frame_features, to_flux
 from metrics import evaluate, f1s, rare_recall, recalls
 from model import FrameTagger
+from optim import AdamW, LambdaSchedule
 
 RARE = (TAGS.index("dent"), TAGS.index("metal_loss"))
 
@@ -36,7 +37,7 @@ def warmup_cosine(optimizer, warmup, total):
         if step < warmup:
             return (step + 1) / warmup
         return 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, total - warmup)))
-    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+    return LambdaSchedule(optimizer, factor)
 
 
 def build_datasets(cfg):
@@ -72,7 +73,7 @@ def run(cfg):
 
     m, t = cfg.model, cfg.train
     model = FrameTagger(width=m.width, n_tags=len(TAGS), kernel=m.kernel, dropout=m.dropout)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=t.lr, weight_decay=t.weight_decay)
+    optimizer = AdamW(model.parameters(), lr=t.lr, weight_decay=t.weight_decay)
     scheduler = warmup_cosine(optimizer, t.warmup_steps, t.epochs * len(train_loader))
     step, history = 0, []
     for epoch in range(1, t.epochs + 1):
