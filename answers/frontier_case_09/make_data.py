@@ -68,7 +68,7 @@ def segment(rng, T):
 
 def main():
     rng = np.random.default_rng(9)
-    (OUT / "runs").mkdir(parents=True, exist_ok=True)
+    (OUT / "traces").mkdir(parents=True, exist_ok=True)
     rows = []
     for run, tool in RUNS:
         n = int(rng.integers(48, 60))
@@ -86,7 +86,7 @@ def main():
             up = rng.uniform(0, 72)
             rows.append((up, sid, run, tool, round(km, 2), round(t_k, 1), T))
             km += T / 10000
-        np.savez_compressed(OUT / "runs" / f"{run}.npz", seg_ids=np.array(ids), lengths=np.array(lens),
+        np.savez_compressed(OUT / "traces" / f"{run}.npz", seg_ids=np.array(ids), lengths=np.array(lens),
                             counts=np.concatenate(xs), tags=np.concatenate(ys).astype(np.int8))
     rows.sort()
     with open(OUT / "manifest.csv", "w") as f:

@@ -49,7 +49,7 @@ def load_segments(data_dir, manifest):
         by_run.setdefault(r["run"], []).append(r)
     segments = []
     for run in sorted(by_run):
-        stored = _open_run(Path(data_dir) / "runs" / f"{run}.npz")
+        stored = _open_run(Path(data_dir) / "traces" / f"{run}.npz")
         for r in sorted(by_run[run], key=lambda r: r["start_km"]):
             counts, tags = stored[r["segment"]]
             if len(counts) != r["frames"]:
