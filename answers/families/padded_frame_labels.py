@@ -1,0 +1,143 @@
+"""Bug family: sequence-tagging labels padded with a real class (the loss's ignore value is another), so
+the padded tail of every short sequence trains as background; with a calibration layer checked on the
+examples the dataset actually holds.
+
+Measuring side (`run_recorded`): runs the case's training entry point at the README settings with a global
+forward pre-hook that finds the model (the first module run forward in training mode with gradients on) and
+records, at every training step, the largest gradient of the loss with respect to the model's output at
+padded positions (frames whose input row is exactly zero in every channel: the collate's feature padding)
+and at real frames. Then it builds the datasets through the case's own builder and records, per segment,
+the weld step of the first input channel (median at weld frames minus median at background frames).
+
+Deciding side (`decide_training`, `readme_checks`): bounds the padded-position gradient (exactly 0 once
+padding is ignored), the spread of the weld step across segments (one physical weld amplitude once every
+segment is calibrated with its own gain), and the printed outcome; compares the README run's log with the
+measured seed-0 run.
+"""
+
+import contextlib
+import io
+
+from verifylib import logged_rows, numbers
+
+
+def run_recorded(rec, seed, load_config, run_fn, build_fn, config_path, weld_tag=1, wall_tag=0):
+    import torch
+
+    state = {"pad_grad": 0.0, "real_grad": 0.0, "pad_frames": 0, "steps": 0}
+
+    def grad_hook_for(x):
+        pad = (x.detach() == 0).all(dim=-1)
+
+        def hook(g):
+            g = g.detach().abs().amax(dim=-1)
+            state["steps"] += 1
+            if pad.any():
+                state["pad_frames"] += int(pad.sum())
+                state["pad_grad"] = max(state["pad_grad"], float(g[pad].max()))
+            if (~pad).any():
+                state["real_grad"] = max(state["real_grad"], float(g[~pad].max()))
+        return hook
+
+    def fwd_hook(module, args, out):
+        if module is state.get("module") and module.training and torch.is_grad_enabled() \
+                and isinstance(out, torch.Tensor) and out.requires_grad and args \
+                and isinstance(args[0], torch.Tensor) and args[0].dim() == 3 and out.dim() == 3 \
+                and out.shape[:2] == args[0].shape[:2]:
+            out.register_hook(grad_hook_for(args[0]))
+
+    def pre_hook(module, args):
+        if "module" in state or not module.training or not torch.is_grad_enabled():
+            return
+        if not any(p.requires_grad for p in module.parameters()):
+            return
+        state["module"] = module
+
+    h1 = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
+    h2 = torch.nn.modules.module.register_module_forward_hook(fwd_hook)
+    out = io.StringIO()
+    try:
+        cfg = load_config(config_path, [f"train.seed={seed}"])
+        with contextlib.redirect_stdout(out):
+            run_fn(cfg)
+    finally:
+        h1.remove()
+        h2.remove()
+    rec.put("stdout", out.getvalue())
+    rec.put("model_found", "module" in state)
+    for k in ("pad_grad", "real_grad", "pad_frames", "steps"):
+        rec.put(k, state[k])
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        datasets = build_fn(cfg)
+    steps = []
+    for ds in datasets:
+        for i in range(len(ds)):
+            x, y = ds[i][0], ds[i][1]
+            x, y = torch.as_tensor(x), torch.as_tensor(y)
+            weld, wall = y == weld_tag, y == wall_tag
+            if weld.sum() >= 3 and wall.sum() >= 10:
+                steps.append(float(x[weld, 0].median() - x[wall, 0].median()))
+    rec.put("weld_steps", steps)
+
+
+def final_numbers(stdout):
+    """(recall by tag, F1 by tag, final line's numbers) from the run's last three lines."""
+    lines = [ln for ln in stdout.splitlines() if ln.strip()]
+    rec_line = next((ln for ln in lines if ln.startswith("val recall by tag")), "")
+    f1_line = next((ln for ln in lines if ln.startswith("val F1 by tag")), "")
+    final = next((ln for ln in lines if ln.startswith("final:")), "")
+    return numbers(rec_line), numbers(f1_line), numbers(final)
+
+
+def decide_training(m, checks, s):
+    import numpy as np
+
+    checks.check("model_found", m.value("model_found", bool), source="reported")
+    steps = m.value("steps", int)
+    checks.check("training_steps_seen", steps >= s["min_steps"], value=steps, bound=f">= {s['min_steps']}",
+                 source="reported")
+    pad_grad = m.value("pad_grad", float)
+    checks.check("padding_gets_no_gradient", pad_grad <= s["pad_grad_tol"], value=pad_grad,
+                 bound=f"<= {s['pad_grad_tol']}", source="reported", limit=s["pad_grad_tol"], sense="<")
+    real_grad = m.value("real_grad", float)
+    checks.check("real_frames_get_gradient", real_grad > 0, value=real_grad, bound="> 0", source="reported")
+    w = np.asarray(m.value("weld_steps", list), dtype=float)
+    ok = len(w) >= s["min_weld_segments"] and w.mean() > 0
+    cv = float(w.std() / w.mean()) if ok else float("inf")
+    checks.check("weld_step_consistent_across_segments", ok and cv <= s["max_weld_cv"], value=cv,
+                 bound=f"<= {s['max_weld_cv']} over >= {s['min_weld_segments']} segments", source="recomputed",
+                 limit=s["max_weld_cv"], sense="<")
+    rec, f1, final = final_numbers(m.value("stdout", str))
+    ok = len(rec) == 4 and len(f1) == 4 and len(final) >= 3
+    rare = float(np.mean([rec[i] for i in s["rare"]])) if ok else 0.0
+    checks.check("rare_tag_recall", ok and rare >= s["min_rare_recall"], value=rare,
+                 bound=f">= {s['min_rare_recall']}", source="reported", limit=s["min_rare_recall"], sense=">")
+    macro = float(np.mean(f1)) if ok else 0.0
+    checks.check("macro_f1", ok and macro >= s["min_macro_f1"], value=macro, bound=f">= {s['min_macro_f1']}",
+                 source="reported", limit=s["min_macro_f1"], sense=">")
+    acc = final[0] if ok else 0.0
+    checks.check("frame_accuracy", ok and acc >= s["min_frame_acc"], value=acc,
+                 bound=f">= {s['min_frame_acc']}", source="reported", limit=s["min_frame_acc"], sense=">")
+
+
+def readme_checks(run, measured, checks, s):
+    import numpy as np
+
+    stdout = run.get("stdout", "")
+    checks.check("readme_run_completes", run.get("exit_code") == 0 and "final:" in stdout,
+                 value=run.get("exit_code"), source="readme_run")
+    m0 = measured.get(0)
+    mine = m0.value("stdout", str) if m0 is not None else ""
+    a, b = final_numbers(stdout), final_numbers(mine)
+    flat_a, flat_b = sum(a, []), sum(b, [])
+    same = len(flat_a) == len(flat_b) > 0 and max(abs(x - y) for x, y in zip(flat_a, flat_b)) <= s["print_tol"]
+    checks.check("readme_run_matches_measured_training", same, source="readme_run",
+                 bound=f"final lines equal within {s['print_tol']}")
+    ok = len(a[0]) == 4 and len(a[1]) == 4
+    macro = float(np.mean(a[1])) if ok else 0.0
+    checks.check("readme_run_macro_f1", ok and macro >= s["min_macro_f1"], value=macro,
+                 bound=f">= {s['min_macro_f1']}", source="readme_run")
+    rare = float(np.mean([a[0][i] for i in s["rare"]])) if ok else 0.0
+    checks.check("readme_run_rare_recall", ok and rare >= s["min_rare_recall"], value=rare,
+                 bound=f">= {s['min_rare_recall']}", source="readme_run")

@@ -1,0 +1,50 @@
+"""wip_frontier_case_09, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_09-43f52fd4060f2f5f
+
+Two independent defects. Layer A (batching): pad_batch pads the tag sequences with pad_stack's default 0,
+which is the `wall` tag, while the loss skips only IGNORE (-100); every short segment's padded tail (input
+rows of zeros) trains as wall. Layer B (export + calibration): load_segments returns the segments run by
+run in chainage order, while segment_gains returns one gain per manifest row in upload order (runs
+interleaved); to_flux zips the two, so nearly every segment is divided by another segment's gain (tools
+differ by 2.5x). Every run is the README's `python train.py` at train.seed = s. Checks per seed:
+
+- reported `model_found`, `training_steps_seen` (>= 150 steps with the output's gradient seen);
+- reported `padding_gets_no_gradient`: the largest |d loss / d output| at padded frames (input rows exactly
+  zero) over the whole run is <= 1e-12 (broken: about 1e-3 and up; a fix that ignores padding gives 0
+  exactly; a run without padding passes trivially), and `real_frames_get_gradient`;
+- recomputed `weld_step_consistent_across_segments`: the coefficient of variation, across segments, of the
+  axial input's weld step (median at weld frames minus median at wall frames) is <= 0.20 (every weld has
+  the same physical amplitude within 10%; calibrated: about 0.08; broken: about 0.4);
+- reported `rare_tag_recall` (dent, metal_loss) >= 0.70, `macro_f1` >= 0.87 and `frame_accuracy` >= 0.93
+  on the final printed lines (sanity bounds on the outcome; a fix that ignores wall frames altogether
+  fails them).
+
+Then, on what the README's own command printed (source readme_run): `readme_run_completes`,
+`readme_run_matches_measured_training` (the three final lines equal the seed-0 run measured here within
+2e-4), `readme_run_macro_f1` and `readme_run_rare_recall` (the bounds above).
+"""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
+    sys.path.append(str(HERE.parent))
+from families.padded_frame_labels import decide_training, readme_checks  # noqa: E402
+from verifylib import decide_main  # noqa: E402
+
+SETTINGS = {
+    "min_steps": 150, "pad_grad_tol": 1e-12, "min_weld_segments": 100, "max_weld_cv": 0.20,
+    "rare": (2, 3), "min_rare_recall": 0.70, "min_macro_f1": 0.87, "min_frame_acc": 0.93, "print_tol": 2e-4,
+}
+
+
+def decide(seed, m, checks):
+    decide_training(m, checks, SETTINGS)
+
+
+def readme(run, measured, checks):
+    readme_checks(run, measured, checks, SETTINGS)
+
+
+decide_main(decide, readme=readme)

@@ -1,0 +1,66 @@
+"""The inspection exports: the upload manifest and the per-run trace files the tools write."""
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+TAGS = ("wall", "weld", "dent", "metal_loss")
+CHANNELS = ("axial", "radial", "circ")
+
+
+@dataclass
+class Segment:
+    seg_id: str
+    run: str
+    counts: np.ndarray      # (frames, 3) int16 raw tool counts
+    tags: np.ndarray        # (frames,) int64 analysts' tag per frame
+
+
+def read_manifest(data_dir):
+    """The manifest's rows, as dicts with typed fields."""
+    with open(Path(data_dir) / "manifest.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        r["frames"] = int(r["frames"])
+        r["start_km"] = float(r["start_km"])
+        r["tool_temp_c"] = float(r["tool_temp_c"])
+    return rows
+
+
+def _open_run(path):
+    with np.load(path) as z:
+        ids = [str(s) for s in z["seg_ids"]]
+        ends = np.cumsum(z["lengths"])
+        counts = np.split(z["counts"], ends[:-1])
+        tags = np.split(z["tags"].astype(np.int64), ends[:-1])
+    return dict(zip(ids, zip(counts, tags)))
+
+
+def load_segments(data_dir, manifest):
+    """Every segment the manifest lists, read from its run's file (each run file is opened once).
+
+    Segments come back run by run, each run's segments in chainage order, which is also the order the
+    tools recorded them in.
+    """
+    by_run = {}
+    for r in manifest:
+        by_run.setdefault(r["run"], []).append(r)
+    segments = []
+    for run in sorted(by_run):
+        stored = _open_run(Path(data_dir) / "traces" / f"{run}.npz")
+        for r in sorted(by_run[run], key=lambda r: r["start_km"]):
+            counts, tags = stored[r["segment"]]
+            if len(counts) != r["frames"]:
+                raise ValueError(f"{r['segment']}: {len(counts)} frames stored, manifest says {r['frames']}")
+            segments.append(Segment(r["segment"], run, counts, tags))
+    return segments
+
+
+def split_runs(segments, val_runs):
+    """Indices of the training and validation segments; whole runs are held out."""
+    held = {r.strip() for r in val_runs.split(",") if r.strip()}
+    train = [i for i, s in enumerate(segments) if s.run not in held]
+    val = [i for i, s in enumerate(segments) if s.run in held]
+    return train, val

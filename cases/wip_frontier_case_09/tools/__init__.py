@@ -1,0 +1,3 @@
+"""Command-line tools over the exports and saved runs.
+
+Run each from the project folder as python -m tools.NAME."""
