@@ -1,8 +1,10 @@
-"""Two checks on a case's folders that need no run: stray artifacts (a warning) and scaffold placeholders (a fail).
+"""Two checks on a case's folders that need no run: stray artifacts and scaffold placeholders.
 
 Whatever sits in ``cases/<id>/`` is copied into every agent's workspace, so a checkpoint or log left by running
 the case in place hands the agent a result it did not produce, and changes the case's hash. ``validate`` warns
-about such files; the placeholders ``new-case`` writes fail it until every one is replaced.
+about untracked files, and fails on files git ignores (other than Python's caches): a clean checkout (CI, another
+machine, a blind solve's clone) does not have them, so a case that reads one runs only where it was written.
+The placeholders ``new-case`` writes fail it until every one is replaced.
 """
 
 from __future__ import annotations
@@ -53,23 +55,50 @@ def untracked_files(root: Path, case_dir: Path) -> list[str] | None:
     return sorted(line[len(prefix):] for line in proc.stdout.splitlines() if line.startswith(prefix))
 
 
+PYTHON_CACHES = {"__pycache__", ".pytest_cache"}
+
+
+def ignored_files(root: Path, case_dir: Path) -> list[str]:
+    """Files of the case folder git ignores, Python's caches left out; empty outside a git checkout."""
+    try:
+        proc = subprocess.run(["git", "-C", str(root), "ls-files", "--others", "--ignored", "--exclude-standard",
+                               "--", str(case_dir)], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if proc.returncode != 0:
+        return []
+    prefix = case_dir.resolve().relative_to(root.resolve()).as_posix() + "/"
+    return sorted(rel for rel in (line[len(prefix):] for line in proc.stdout.splitlines() if line.startswith(prefix))
+                  if not PYTHON_CACHES & set(rel.split("/")[:-1]) and not rel.endswith(".pyc"))
+
+
 def check_stray_artifacts(case: Case, root: Path):
-    """A warning, never a failure: files git does not track in the case folder (artifacts a run leaves, such as
-    ``*.pt`` or ``__pycache__``, named as such), or outside a git checkout the files that look like artifacts.
-    A case being written is untracked until committed: the detail says to commit the rest."""
+    """Files git does not track in the case folder are a warning (artifacts a run leaves, such as ``*.pt``, named
+    as such; a case being written is untracked until committed); files git IGNORES fail the check, because a
+    clean checkout lacks them: delete a run's output, move data the case reads out of the ignored path. Outside a
+    git checkout, the files that look like artifacts are a warning."""
     from harness.validation.checks import Check
 
     untracked = untracked_files(root, case.case_dir)
+    ignored = _collapse(ignored_files(root, case.case_dir)) if untracked is not None else []
     if untracked is None:
         warnings = [f"artifact {p}" for p in artifact_files(case.case_dir)]
     else:
-        warnings = [f"artifact {p}" if looks_like_artifact(p) else f"not in git: {p}" for p in _collapse(untracked)]
-    detail = ("warning: " + "; ".join(warnings[:12]) + (" ..." if len(warnings) > 12 else "") +
-              " (every file in the case folder reaches the agent's workspace: delete artifacts, commit the rest)"
-              ) if warnings else "no stray artifacts" + ("; every file is tracked by git"
-                                                        if untracked is not None else "")
-    return Check(case_id=case.id, name="stray_artifacts", passed=True, detail=detail,
-                 measured={"warnings": warnings})
+        warnings = [f"artifact {p}" if looks_like_artifact(p) else f"not in git: {p}" for p in _collapse(untracked)
+                    if p not in ignored]
+    parts = []
+    if ignored:
+        parts.append("ignored by git, so a clean checkout does not have it: " + ", ".join(ignored[:12]) +
+                     (" ..." if len(ignored) > 12 else "") +
+                     " (delete it if a run left it; if the case reads it, move it out of the ignored path)")
+    if warnings:
+        parts.append("warning: " + "; ".join(warnings[:12]) + (" ..." if len(warnings) > 12 else "") +
+                     " (every file in the case folder reaches the agent's workspace: delete artifacts, commit the"
+                     " rest)")
+    detail = "; ".join(parts) if parts else "no stray artifacts" + ("; every file is tracked by git"
+                                                                    if untracked is not None else "")
+    return Check(case_id=case.id, name="stray_artifacts", passed=not ignored, detail=detail,
+                 measured={"warnings": warnings, "ignored": ignored})
 
 
 def placeholder_files(case: Case) -> list[str]:

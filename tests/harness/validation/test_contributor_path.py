@@ -208,6 +208,24 @@ def test_stray_artifacts_warn_about_untracked_files_and_artifacts(tmp_path):
                                                             "not in git: notes.txt"}
 
 
+def test_stray_artifacts_fail_on_files_git_ignores(tmp_path):
+    """A case that keeps its data under an ignored path runs where it was written and nowhere else."""
+    root = scaffold_root(tmp_path)
+    new_case(root, "case_11")
+    (root / ".gitignore").write_text("cases/**/runs/\n")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    case = load_case(root, "case_11")
+    (case.case_dir / "__pycache__").mkdir()
+    (case.case_dir / "__pycache__" / "train.cpython-311.pyc").write_bytes(b"x")
+    assert check_stray_artifacts(case, root).passed  # Python's caches are not a clean checkout's concern
+    (case.case_dir / "data" / "runs").mkdir(parents=True)
+    (case.case_dir / "data" / "runs" / "R1.npz").write_bytes(b"x")
+    chk = check_stray_artifacts(case, root)
+    assert not chk.passed and chk.measured["ignored"] == ["data/runs/"]
+    assert "clean checkout" in chk.detail and "artifact data/runs/" not in chk.measured["warnings"]
+
+
 def test_logged_rows_reads_nan_and_inf_as_values():
     sys.path.insert(0, str(ROOT / "answers"))
     try:
