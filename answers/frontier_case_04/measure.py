@@ -1,26 +1,33 @@
 """frontier_case_04, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_04-7f1404a1a0ea4438
 
-Runs as ``python -I measure.py WORKSPACE OUTDIR`` in the sandbox on a fresh copy of the agent's files.
-Nothing it records can be trusted as a verdict: it only leaves numbers (``rec.put``) and tensors
-(``rec.save``) for decide.py, which recomputes what it can. Call the agent's code only through the
-entry points case.toml names (the task prompt tells the agent to keep them).
-
-SCAFFOLD-PLACEHOLDER: say what is measured, per seed, at the settings the README runs.
+Calls the agent's code only through config.load_config("configs/spring26.toml", [train.seed=s]) and
+train.run(cfg), the README's `python train.py`. A global forward pre-hook finds the model at its first
+training forward and records its next training call (a packed batch of 16 rows of 64 tokens, with whatever
+layout arguments the agent's code passes); after training, the trained model is run on that batch as
+recorded and with every syllable token before each row's last bird token replaced by another syllable, and
+the largest output change from that bird token on is recorded (families/packed_document_mask.py).
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
+    sys.path.append(str(HERE.parent))
+from families.packed_document_mask import run_probed  # noqa: E402
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+
+CONFIG = "configs/spring26.toml"  # train.py's default --config
+# Token ids of the case's vocabulary (vocab.Vocab over the exports): 12 syllables are 1..12, the 10 birds'
+# tokens 13..22 (each bout starts with its bird's token), the two song contexts 23..24.
+PROBE = {"content_ids": (1, 12), "start_ids": (13, 22)}
 
 
 def measure(seed, rec):
-    train = import_workspace_module("train")          # an entry point's module (case.toml entry_points)
-    Config, run = require(train, "Config", "train")   # a missing name is a failed check, not a crash
-    model = run(Config(seed=seed))                    # the README's settings; only the seed varies
-    rec.put("finished", True)                         # a number or flag the decider reads back
-    rec.save("weights", model.state_dict())           # tensors the decider recomputes from
+    config = import_workspace_module("config")
+    train = import_workspace_module("train")
+    run_probed(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG, PROBE)
 
 
-measure_main(measure)   # seeds 0, 1, 2 by default (verifylib.SEEDS)
+measure_main(measure)

@@ -74,7 +74,7 @@ def run(cfg):
         train_acc = packed_accuracy(model, probe_x, probe_y)
         history.append({"epoch": epoch, "step": step, "train_loss": float(np.mean(losses)),
                         "train_acc": train_acc, **{k: float(v) for k, v in val.items()}})
-        print(f"epoch {epoch} | step {step:4d} | train loss {np.mean(losses):.4f} | train acc {train_acc:.4f} "
+        print(f"step {step:4d} | epoch {epoch:2d} | train loss {np.mean(losses):.4f} | train acc {train_acc:.4f} "
               f"| val loss {val['loss']:.4f} | val acc {val['acc']:.4f}")
 
     final = history[-1]
