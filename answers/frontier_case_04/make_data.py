@@ -4,7 +4,7 @@ Canary song bouts from two recording booths. Each bird sings a Markov chain over
 variants: directed song (a female in the booth: tight, stereotyped transitions) and undirected song (the
 same bird alone: a third of its transitions rewired, more intro notes). Juveniles (booth A) are noisier
 (less peaked transitions), which is true and is the README's excuse. The lab's session log numbers sessions
-per booth (1..N in each), and is appended booth by booth; the bout exports carry booth, session and bird.
+per booth (1..N in each), and is appended booth by booth; booth A runs four sessions a day, booth B one; the bout exports carry booth, session and bird.
 """
 
 import csv
@@ -61,10 +61,11 @@ def main():
     for booth in ("a", "b"):
         rows = []
         day0 = np.datetime64("2026-03-02") + (0 if booth == "a" else 3)
+        per_day = 4 if booth == "a" else 1   # the juveniles' booth runs four short sessions a day
         for sess in range(1, n_sessions[booth] + 1):
             bird = booths[booth][int(rng.integers(len(booths[booth])))]
             directed = bool(rng.random() < 0.5)
-            date = day0 + int((sess - 1) * 0.6)
+            date = day0 + (sess - 1) // per_day
             log_rows.append({"date": str(date), "booth": booth.upper(), "session": sess, "bird": bird,
                              "female": "yes" if directed else "no"})
             kind, model = birds[bird]

@@ -26,7 +26,7 @@ class ModelConfig:
 @dataclass(frozen=True)
 class TrainConfig:
     seed: int = 0
-    epochs: int = 14
+    epochs: int = 11
     lr: float = 4e-3
     weight_decay: float = 0.01
     warmup_steps: int = 30

@@ -26,16 +26,17 @@ class Example:
         return inp, tgt
 
 
-def song_context(log, bout):
-    """'directed' when the session's log says a female was presented, else 'undirected'."""
-    entry = log[bout.session]
-    return "directed" if entry.female else "undirected"
+def song_contexts(log, bouts):
+    """Each bout's song context: 'directed' when its session's log entry says a female was presented,
+    else 'undirected'. Sessions are numbered 1..N within each booth."""
+    female = {booth: np.array([r.female for r in rows]) for booth, rows in log.by_booth().items()}
+    return ["directed" if female[b.booth][b.session - 1] else "undirected" for b in bouts]
 
 
 def build_examples(bouts, log, vocab, cohorts):
     out = []
-    for b in bouts:
-        ids = np.asarray(vocab.encode(b.bird, song_context(log, b), b.syllables), dtype=np.int64)
+    for b, context in zip(bouts, song_contexts(log, bouts)):
+        ids = np.asarray(vocab.encode(b.bird, context, b.syllables), dtype=np.int64)
         out.append(Example(ids, b.bird, cohorts.get(b.bird, "?")))
     return out
 

@@ -16,9 +16,11 @@ class Session:
 
 
 class SessionLog:
+    """The log's rows in calendar order (the booth sheets are appended to the file whenever someone gets
+    to them), booth and bird within a day, so a day's roster reads the same in every report."""
+
     def __init__(self, rows):
-        self.rows = list(rows)
-        self._index = {r.session: r for r in self.rows}
+        self.rows = sorted(rows, key=lambda r: (r.date, r.booth, r.bird))
 
     @classmethod
     def read(cls, export_dir="data/exports"):
@@ -31,15 +33,21 @@ class SessionLog:
     def __len__(self):
         return len(self.rows)
 
-    def __getitem__(self, session):
-        return self._index[session]
+    def by_booth(self):
+        out = {}
+        for r in self.rows:
+            out.setdefault(r.booth, []).append(r)
+        return out
 
     def span(self):
-        dates = sorted(r.date for r in self.rows)
-        return dates[0], dates[-1]
+        return self.rows[0].date, self.rows[-1].date
 
     def per_booth(self):
         return dict(sorted(Counter(r.booth for r in self.rows).items()))
+
+    def roster(self, date):
+        """(booth, bird) pairs recorded on one day."""
+        return [(r.booth, r.bird) for r in self.rows if r.date == date]
 
     def female_share(self):
         return sum(r.female for r in self.rows) / max(1, len(self.rows))
