@@ -1,0 +1,3 @@
+from models.songformer import SongFormer
+
+__all__ = ["SongFormer"]

@@ -1,0 +1,37 @@
+"""Packing: training examples concatenated into fixed-length rows, so no step is spent on padding."""
+
+import numpy as np
+import torch
+
+from vocab import PAD
+
+
+def pack(examples, row_len, seed):
+    """Shuffle the examples and fill rows of row_len tokens greedily; an example that does not fit in
+    what is left of a row starts the next one. Returns (tokens, targets), int64 [n_rows, row_len]."""
+    order = np.random.default_rng(seed).permutation(len(examples))
+    rows_x, rows_y = [], []
+    cur_x, cur_y = [], []
+    for i in order:
+        inp, tgt = examples[int(i)].pair()
+        if len(inp) > row_len:
+            inp, tgt = inp[:row_len], tgt[:row_len]
+        if len(cur_x) + len(inp) > row_len:
+            rows_x.append(cur_x)
+            rows_y.append(cur_y)
+            cur_x, cur_y = [], []
+        cur_x.extend(inp.tolist())
+        cur_y.extend(tgt.tolist())
+    if cur_x:
+        rows_x.append(cur_x)
+        rows_y.append(cur_y)
+    x = np.full((len(rows_x), row_len), PAD, dtype=np.int64)
+    y = np.full((len(rows_x), row_len), -100, dtype=np.int64)
+    for r, (a, b) in enumerate(zip(rows_x, rows_y)):
+        x[r, :len(a)] = a
+        y[r, :len(b)] = b
+    return torch.from_numpy(x), torch.from_numpy(y)
+
+
+def fill_rate(targets):
+    return float((targets != -100).float().mean())
