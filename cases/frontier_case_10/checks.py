@@ -1,0 +1,21 @@
+"""Sanity checks on the record table, printed as warnings before training."""
+
+import numpy as np
+
+
+def check_table(table, min_per_class=40):
+    problems = []
+    counts = table.counts()
+    for c, n in zip(table.classes, counts):
+        if n < min_per_class:
+            problems.append(f"only {n} records labelled {c}")
+    if not np.isfinite(table.bands).all():
+        problems.append("non-finite band energies")
+    ids, n_ids = np.unique(table.record_ids, return_counts=True)
+    if (n_ids > 1).any():
+        problems.append(f"{int((n_ids > 1).sum())} record ids appear more than once")
+    for station in sorted(set(table.stations)):
+        t = table.t_hours[table.stations == station]
+        if (np.diff(t) < 0).any():
+            problems.append(f"{station}: export not in time order")
+    return problems
