@@ -1,51 +1,50 @@
 """frontier_case_10, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_10-14b5c3a5df8eee69
 
-Runs as ``python -I decide.py OUTDIR`` with no workspace in view. Recompute what you can from the
-artifacts with this file's own copy of the case's model and data; bound quantities only the bug can
-move. Every check row says its source: "recomputed" (here), "reported" (a number the measuring
-process recorded) or "readme_run" (what the case's own command printed, run as the user runs it).
+Two independent defects. Layer A (train.build_datasets): random_split returns two Subsets of ONE
+RecordDataset, and `val_set.dataset.transform = None` (meant for validation) clears the transform of that
+shared object, so the training records are read without the BandJitter augmentation: the model sees the
+same 2,080 inputs every epoch and overfits (training loss 0.11, validation loss climbing to 0.86-0.89
+instead of v0.3's 0.54-0.56). Layer B (dataset + response): StationResponse looks up each record's
+sensitivity in the table's row order (the exports, station by station) and subtracts it by position, while
+RecordDataset hands it the band energies already re-ordered by pick time, so nearly every record is
+converted with another record's station sensitivity (SUM's broadband gain lands on other stations' records
+and SUM's records get short-period gains); rockfalls, mostly picked at SUM and CRT and told from tremor by
+their level, suffer most. Every run is the README's `python train.py` at train.seed = s (50 epochs of 32
+batches of 64). Checks per seed:
 
-SCAFFOLD-PLACEHOLDER: list every check and its bound, and why the bug moves it.
+- reported `readme_config_trains`, `training_forward_seen`;
+- recomputed `every_epoch_trained` (>= 100,000 training input rows) and `training_inputs_augmented`: the
+  share of training inputs bit-identical to an earlier one <= 0.05 (broken 0.98; augmented 0.0);
+- reported `val_loss` <= 0.62 on the last epoch line (broken 0.86-0.89; A fixed 0.54-0.56; gold 0.57-0.58)
+  and `class_recall` (rockfall) >= 0.685 (broken 0.57-0.63; A fixed 0.64-0.65; gold 0.71-0.73).
+
+Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
+`readme_run_matches_measured_training` (every epoch row and the final recall equal the seed-0 run
+measured here, within 2e-4) and `readme_run_val_loss` (<= 0.62).
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import decide_main, logged_rows  # noqa: E402
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
+    sys.path.append(str(HERE.parent))
+from families.shared_split_transform import decide_training, readme_checks  # noqa: E402
+from verifylib import decide_main  # noqa: E402
 
-import torch  # noqa: E402
-
-LOSS_BOUND = 0.05   # SCAFFOLD-PLACEHOLDER: a bound only the bug can move (not a tuned accuracy)
-
-
-def own_data(seed, n=256):
-    """This file's own copy of the case's data (never the agent's)."""
-    g = torch.Generator().manual_seed(seed)
-    x = torch.randn(n, 4, generator=g)
-    w = torch.tensor([1.0, -2.0, 0.5, 3.0])
-    return x, x @ w + 0.1 * torch.randn(n, generator=g)
+SETTINGS = {
+    "min_rows": 100_000, "max_replayed": 0.05, "max_val_loss": 0.62,
+    "class_label": "rockfall", "min_recall": 0.685, "print_tol": 2e-4,
+}
 
 
 def decide(seed, m, checks):
-    """Per seed: ``m`` holds what measure.py recorded (untrusted); a malformed one fails the seed."""
-    m.value("finished", bool)
-    weights = m.tensors("weights", keys=["weight", "bias"])
-    x, y = own_data(seed)
-    loss = torch.nn.functional.mse_loss(x @ weights["weight"][0] + weights["bias"][0], y).item()
-    checks.check("trained_loss_recomputed", loss < LOSS_BOUND, value=loss, bound=f"< {LOSS_BOUND}",
-                 source="recomputed", limit=LOSS_BOUND, sense="<")
+    decide_training(m, checks, SETTINGS)
 
 
 def readme(run, measured, checks):
-    """Required: checks on what ``python train.py`` printed (seed 0, the README's settings). Code that fixes
-    itself only under the verifier (python -I, measure.py in argv) still prints the bug here, so these are
-    what reject it (validate proves it, docs/cases.md "Conventions validate enforces")."""
-    rows = logged_rows(run["stdout"])
-    last = rows[max(rows)] if rows else {}
-    loss = last.get("loss", float("inf"))
-    checks.check("readme_run_final_loss", loss < LOSS_BOUND, value=loss, bound=f"< {LOSS_BOUND}",
-                 source="readme_run")
+    readme_checks(run, measured, checks, SETTINGS)
 
 
 decide_main(decide, readme=readme)

@@ -3,7 +3,7 @@
 import numpy as np
 
 
-def check_table(table, min_per_class=40):
+def check_table(table, min_per_class=40, close_s=30.0):
     problems = []
     counts = table.counts()
     for c, n in zip(table.classes, counts):
@@ -18,4 +18,9 @@ def check_table(table, min_per_class=40):
         t = table.t_hours[table.stations == station]
         if (np.diff(t) < 0).any():
             problems.append(f"{station}: export not in time order")
+    order = np.argsort(table.t_hours, kind="stable")
+    t, st = table.t_hours[order], table.stations[order]
+    close = int(((np.diff(t) * 3600 < close_s) & (st[1:] != st[:-1])).sum())
+    if close:
+        problems.append(f"{close} picks within {close_s:.0f} s of a pick at another station")
     return problems
