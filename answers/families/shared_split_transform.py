@@ -23,10 +23,19 @@ import re
 def run_recorded(rec, seed, load_config, run_fn, config_path):
     import torch
 
-    state = {"rows": 0, "repeats": 0, "seen": set()}
+    state = {"rows": 0, "repeats": 0, "seen": set(), "eval": [], "eval_done": False}
 
     def pre_hook(module, args):
-        if not module.training or not torch.is_grad_enabled() or not args:
+        if not args:
+            return
+        if "module" in state and module is state["module"] and not module.training:
+            x = args[0]
+            if isinstance(x, torch.Tensor) and x.ndim == 2:
+                if state["eval_done"]:
+                    state["eval"], state["eval_done"] = [], False
+                state["eval"].append(x.detach().float().clone())
+            return
+        if not module.training or not torch.is_grad_enabled():
             return
         if "module" not in state:
             if not any(p.requires_grad for p in module.parameters()):
@@ -34,6 +43,7 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
             state["module"] = module
         if module is not state["module"]:
             return
+        state["eval_done"] = True
         x = args[0]
         if not isinstance(x, torch.Tensor) or x.ndim < 2:
             return
@@ -58,6 +68,39 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     rec.put("trained", True)
     rec.put("model_found", "module" in state)
     rec.save("inputs", {"counts": torch.tensor([state["rows"], state["repeats"]], dtype=torch.float64)})
+    last = torch.cat(state["eval"]) if state["eval"] else torch.zeros(0, 0)
+    rec.save("last_eval", {"x": last, "truth": torch.from_numpy(truth_features())})
+
+
+def truth_features(export_dir="data/exports", stations="data/stations.csv"):
+    """Every record's band energies in ground motion (its counts minus its own station's sensitivity at its
+    pick time) and log10 of the hours since the previous pick on the network: (n, n_bands + 1), computed
+    from the data files alone."""
+    import csv
+    from pathlib import Path
+
+    import numpy as np
+
+    epochs = {}
+    with open(stations, newline="") as f:
+        for row in csv.DictReader(f):
+            epochs.setdefault(row["station"], []).append((float(row["from_hours"]), float(row["log10_counts_per_nm_s"])))
+    rows = []
+    for path in sorted(Path(export_dir).glob("*.csv")):
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            next(reader)
+            for r in reader:
+                t = float(r[2])
+                sens = [v for start, v in sorted(epochs[r[1]]) if start <= t][-1]
+                rows.append((t, [float(v) - sens for v in r[4:]]))
+    t = np.array([r[0] for r in rows])
+    bands = np.array([r[1] for r in rows], dtype=np.float64)
+    order = np.argsort(t, kind="stable")
+    gaps = np.empty(len(t))
+    ts = t[order]
+    gaps[order] = np.log10(np.maximum(np.diff(ts, prepend=ts[0] - 1.0), 1e-3))
+    return np.hstack([bands, gaps[:, None]])
 
 
 _EPOCH = re.compile(r"^epoch\s+(\d+)\s*\|(.*)$")
@@ -100,12 +143,53 @@ def decide_training(m, checks, s):
     checks.check("training_inputs_augmented", share <= s["max_replayed"], value=share,
                  bound=f"<= {s['max_replayed']} (share of training inputs bit-identical to an earlier one)",
                  source="recomputed", limit=s["max_replayed"], sense="<")
+    last = m.tensors("last_eval", keys=["x", "truth"])
+    r2, n = calibration_fit(last["x"].numpy(), last["truth"].numpy())
+    checks.check("inputs_in_ground_motion", r2 >= s["min_r2"] and n >= s["min_matched"], value=r2,
+                 bound=f">= {s['min_r2']} (smallest R^2 of the validation inputs' bands on their records' own "
+                       f"counts minus their station's sensitivity; {n} rows matched, need {s['min_matched']})",
+                 source="recomputed", limit=s["min_r2"], sense=">")
     loss, recall = final_numbers(m.value("stdout", str), s["class_label"])
     checks.check("val_loss", loss <= s["max_val_loss"], value=loss, bound=f"<= {s['max_val_loss']}",
                  source="reported", limit=s["max_val_loss"], sense="<")
     checks.check("class_recall", recall >= s["min_recall"], value=recall,
                  bound=f">= {s['min_recall']} ({s['class_label']} recall on validation)",
                  source="reported", limit=s["min_recall"], sense=">")
+
+
+def calibration_fit(x, truth):
+    """Match each evaluated input row to its record by the gap feature (un-standardized with the catalog's
+    statistics; rows whose gap is shared by several records are left out) and return the smallest R^2, over
+    the band features, of the inputs regressed on the records' true ground-motion bands, with the number of
+    rows matched."""
+    import numpy as np
+
+    x, truth = np.asarray(x, dtype=np.float64), np.asarray(truth, dtype=np.float64)
+    if x.ndim != 2 or x.shape[0] == 0 or x.shape[1] != truth.shape[1]:
+        return 0.0, 0
+    g = truth[:, -1]
+    gap = x[:, -1] * g.std() + g.mean()
+    values, counts = np.unique(np.round(g, 6), return_counts=True)
+    unique = set(values[counts == 1].tolist())
+    idx = np.searchsorted(np.sort(g), gap)
+    sorted_g, order = np.sort(g), np.argsort(g)
+    matched_x, matched_t = [], []
+    for i, v in enumerate(gap):
+        j = int(np.clip(idx[i], 1, len(g) - 1))
+        k = j if abs(sorted_g[j] - v) < abs(sorted_g[j - 1] - v) else j - 1
+        if abs(sorted_g[k] - v) < 1e-4 and round(float(sorted_g[k]), 6) in unique:
+            matched_x.append(x[i, :-1])
+            matched_t.append(truth[order[k], :-1])
+    if len(matched_x) < 50:
+        return 0.0, len(matched_x)
+    mx, mt = np.array(matched_x), np.array(matched_t)
+    r2 = []
+    for b in range(mx.shape[1]):
+        A = np.stack([mt[:, b], np.ones(len(mt))], axis=1)
+        coef, *_ = np.linalg.lstsq(A, mx[:, b], rcond=None)
+        resid = mx[:, b] - A @ coef
+        r2.append(1.0 - resid.var() / max(mx[:, b].var(), 1e-12))
+    return float(min(r2)), len(mx)
 
 
 def readme_checks(run, measured, checks, s):

@@ -15,6 +15,10 @@ batches of 64). Checks per seed:
 - reported `readme_config_trains`, `training_forward_seen`;
 - recomputed `every_epoch_trained` (>= 100,000 training input rows) and `training_inputs_augmented`: the
   share of training inputs bit-identical to an earlier one <= 0.05 (broken 0.98; augmented 0.0);
+- recomputed `inputs_in_ground_motion`: the model's inputs of the last validation pass, each matched to its
+  record by the gap feature, regressed band by band on the record's own counts minus its own station's
+  sensitivity (computed from the data files alone): smallest R^2 >= 0.999 over >= 200 matched rows
+  (gold 1.0; misaligned sensitivities far lower);
 - reported `val_loss` <= 0.62 on the last epoch line (broken 0.86-0.89; A fixed 0.54-0.56; gold 0.57-0.58)
   and `class_recall` (rockfall) >= 0.685 (broken 0.57-0.63; A fixed 0.64-0.65; gold 0.71-0.73).
 
@@ -36,6 +40,7 @@ from verifylib import decide_main  # noqa: E402
 SETTINGS = {
     "min_rows": 100_000, "max_replayed": 0.05, "max_val_loss": 0.62,
     "class_label": "rockfall", "min_recall": 0.685, "print_tol": 2e-4,
+    "min_r2": 0.999, "min_matched": 200,
 }
 
 
