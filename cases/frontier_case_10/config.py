@@ -79,3 +79,15 @@ def load_config(path=None, overrides=()):
             raise KeyError(f"bad override {item!r}: expected section.key=value")
         cfg = replace(cfg, **{name: _apply(getattr(cfg, name), {sub: value.strip()}, name)})
     return cfg
+
+
+def describe(cfg):
+    """One line per section with its non-default values, for the logs of a sweep."""
+    default = Config()
+    lines = []
+    for section in fields(cfg):
+        mine, base = getattr(cfg, section.name), getattr(default, section.name)
+        changed = {f.name: getattr(mine, f.name) for f in fields(mine) if getattr(mine, f.name) != getattr(base, f.name)}
+        if changed:
+            lines.append(f"[{section.name}] " + ", ".join(f"{k}={v}" for k, v in sorted(changed.items())))
+    return lines or ["(defaults)"]
