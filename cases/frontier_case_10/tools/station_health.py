@@ -1,5 +1,5 @@
-"""Per-station health of the exports: records per week, the longest silence, and the band levels in counts
-(median of the record means), to spot a dead channel or a logger that stopped writing.
+"""Per-station health of the exports: records per week and the longest silence, to spot a logger that
+stopped writing or a station whose picks dried up.
 
     python -m tools.station_health [--export-dir data/exports] [--week 7]
 """
@@ -30,14 +30,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
     table = load_exports(args.export_dir)
     weeks = int(np.ceil(table.t_hours.max() / (7 * 24)))
-    print(f"{'station':8s} {'records':>7s} {'min/wk':>6s} {'max/wk':>6s} {'silence h':>9s} {'level':>6s}")
+    print(f"{'station':8s} {'records':>7s} {'min/wk':>6s} {'max/wk':>6s} {'silence h':>9s} {'share':>6s}")
     for station in sorted(set(table.stations)):
         mine = table.stations == station
         counts = weekly_counts(table.t_hours[mine], weeks)
-        level = float(np.median(table.bands[mine].mean(axis=1)))
+        share = float(mine.mean())
         shown = f"{counts[args.week]:6d}" if 0 <= args.week < weeks else f"{counts.min():6d}"
         print(f"{station:8s} {int(mine.sum()):7d} {shown} {counts.max():6d} "
-              f"{longest_silence(table.t_hours[mine]):9.1f} {level:6.2f}")
+              f"{longest_silence(table.t_hours[mine]):9.1f} {share:6.3f}")
 
 
 if __name__ == "__main__":
