@@ -1,0 +1,217 @@
+"""Bug family: a split's subsets are views of ONE dataset object, so setting the evaluation transform on
+the validation subset's dataset switches the training subset to it too (training runs without its
+augmentation), checked on the inputs the model actually trains on; with an outcome layer read from the
+run's printed lines.
+
+Measuring side (`run_recorded`): runs the case's training entry point at the README settings with a global
+forward pre-hook that finds the first module run forward in training mode with gradients on (the model)
+and fingerprints every input row it is given in training mode. A row that is bit-identical to one it was
+given before is a replayed input: with a working augmentation no row repeats; without it every record
+repeats exactly from its second epoch on.
+
+Deciding side (`decide_training`, `readme_checks`): recomputes the replayed share from the recorded
+counts, reads the final validation loss and the named class's recall from the printed lines, and compares
+the README run's printed epoch rows with the measured seed-0 run.
+"""
+
+import contextlib
+import hashlib
+import io
+import re
+
+
+def run_recorded(rec, seed, load_config, run_fn, config_path):
+    import torch
+
+    state = {"rows": 0, "repeats": 0, "seen": set(), "eval": [], "eval_done": False}
+
+    def pre_hook(module, args):
+        if not args:
+            return
+        if "module" in state and module is state["module"] and not module.training:
+            x = args[0]
+            if isinstance(x, torch.Tensor) and x.ndim == 2:
+                if state["eval_done"]:
+                    state["eval"], state["eval_done"] = [], False
+                state["eval"].append(x.detach().float().clone())
+            return
+        if not module.training or not torch.is_grad_enabled():
+            return
+        if "module" not in state:
+            if not any(p.requires_grad for p in module.parameters()):
+                return
+            state["module"] = module
+        if module is not state["module"]:
+            return
+        state["eval_done"] = True
+        x = args[0]
+        if not isinstance(x, torch.Tensor) or x.ndim < 2:
+            return
+        flat = x.detach().reshape(x.shape[0], -1).contiguous().float().numpy()
+        for row in flat:
+            key = hashlib.blake2b(row.tobytes(), digest_size=12).digest()
+            if key in state["seen"]:
+                state["repeats"] += 1
+            else:
+                state["seen"].add(key)
+            state["rows"] += 1
+
+    handle = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
+    out = io.StringIO()
+    try:
+        cfg = load_config(config_path, [f"train.seed={seed}"])
+        with contextlib.redirect_stdout(out):
+            run_fn(cfg)
+    finally:
+        handle.remove()
+    rec.put("stdout", out.getvalue())
+    rec.put("trained", True)
+    rec.put("model_found", "module" in state)
+    rec.save("inputs", {"counts": torch.tensor([state["rows"], state["repeats"]], dtype=torch.float64)})
+    last = torch.cat(state["eval"]) if state["eval"] else torch.zeros(0, 0)
+    rec.save("last_eval", {"x": last, "truth": torch.from_numpy(truth_features())})
+
+
+def truth_features(export_dir="data/exports", stations="data/stations.csv"):
+    """Every record's band energies in ground motion (its counts minus its own station's sensitivity at its
+    pick time) and log10 of the hours since the previous pick on the network: (n, n_bands + 1), computed
+    from the data files alone."""
+    import csv
+    from pathlib import Path
+
+    import numpy as np
+
+    epochs = {}
+    with open(stations, newline="") as f:
+        for row in csv.DictReader(f):
+            epochs.setdefault(row["station"], []).append((float(row["from_hours"]), float(row["log10_counts_per_nm_s"])))
+    rows = []
+    for path in sorted(Path(export_dir).glob("*.csv")):
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            next(reader)
+            for r in reader:
+                t = float(r[2])
+                sens = [v for start, v in sorted(epochs[r[1]]) if start <= t][-1]
+                rows.append((t, [float(v) - sens for v in r[4:]]))
+    t = np.array([r[0] for r in rows])
+    bands = np.array([r[1] for r in rows], dtype=np.float64)
+    order = np.argsort(t, kind="stable")
+    gaps = np.empty(len(t))
+    ts = t[order]
+    gaps[order] = np.log10(np.maximum(np.diff(ts, prepend=ts[0] - 1.0), 1e-3))
+    return np.hstack([bands, gaps[:, None]])
+
+
+_EPOCH = re.compile(r"^epoch\s+(\d+)\s*\|(.*)$")
+
+
+def epoch_rows(stdout):
+    """{epoch: {label: number}} from the lines 'epoch N | train loss x | val loss y | ...'."""
+    rows = {}
+    for line in stdout.splitlines():
+        m = _EPOCH.match(line.strip())
+        if not m:
+            continue
+        row = {}
+        for seg in m.group(2).split("|"):
+            f = re.match(r"\s*([A-Za-z ]+?)\s+(-?[0-9.]+(?:e-?\d+)?|nan|inf)\s*$", seg, re.I)
+            if f:
+                row[f.group(1).strip()] = float(f.group(2))
+        rows[int(m.group(1))] = row
+    return rows
+
+
+def final_numbers(stdout, label):
+    rows = epoch_rows(stdout)
+    loss = rows[max(rows)].get("val loss", float("nan")) if rows else float("nan")
+    rec = re.search(rf"val recall by class:.*?\b{label} ([0-9.]+)", stdout)
+    return loss, (float(rec.group(1)) if rec else float("nan"))
+
+
+def decide_training(m, checks, s):
+    m.value("trained", bool)
+    checks.check("readme_config_trains", True, source="reported")
+    found = m.value("model_found", bool)
+    checks.check("training_forward_seen", found, source="reported")
+    if not found:
+        return
+    rows, repeats = (float(v) for v in m.tensors("inputs", keys=["counts"])["counts"].tolist())
+    checks.check("every_epoch_trained", rows >= s["min_rows"], value=rows, bound=f">= {s['min_rows']} training inputs",
+                 source="recomputed")
+    share = repeats / rows if rows else 1.0
+    checks.check("training_inputs_augmented", share <= s["max_replayed"], value=share,
+                 bound=f"<= {s['max_replayed']} (share of training inputs bit-identical to an earlier one)",
+                 source="recomputed", limit=s["max_replayed"], sense="<")
+    last = m.tensors("last_eval", keys=["x", "truth"])
+    r2, n = calibration_fit(last["x"].numpy(), last["truth"].numpy())
+    checks.check("inputs_in_ground_motion", r2 >= s["min_r2"] and n >= s["min_matched"], value=r2,
+                 bound=f">= {s['min_r2']} (smallest R^2 of the validation inputs' bands on their records' own "
+                       f"counts minus their station's sensitivity; {n} rows matched, need {s['min_matched']})",
+                 source="recomputed", limit=s["min_r2"], sense=">")
+    loss, recall = final_numbers(m.value("stdout", str), s["class_label"])
+    checks.check("val_loss", loss <= s["max_val_loss"], value=loss, bound=f"<= {s['max_val_loss']}",
+                 source="reported", limit=s["max_val_loss"], sense="<")
+    checks.check("class_recall", recall >= s["min_recall"], value=recall,
+                 bound=f">= {s['min_recall']} ({s['class_label']} recall on validation)",
+                 source="reported", limit=s["min_recall"], sense=">")
+
+
+def calibration_fit(x, truth):
+    """Match each evaluated input row to its record by the gap feature (un-standardized with the catalog's
+    statistics; rows whose gap is shared by several records are left out) and return the smallest R^2, over
+    the band features, of the inputs regressed on the records' true ground-motion bands, with the number of
+    rows matched."""
+    import numpy as np
+
+    x, truth = np.asarray(x, dtype=np.float64), np.asarray(truth, dtype=np.float64)
+    if x.ndim != 2 or x.shape[0] == 0 or x.shape[1] != truth.shape[1]:
+        return 0.0, 0
+    g = truth[:, -1]
+    gap = x[:, -1] * g.std() + g.mean()
+    values, counts = np.unique(np.round(g, 6), return_counts=True)
+    unique = set(values[counts == 1].tolist())
+    idx = np.searchsorted(np.sort(g), gap)
+    sorted_g, order = np.sort(g), np.argsort(g)
+    matched_x, matched_t = [], []
+    for i, v in enumerate(gap):
+        j = int(np.clip(idx[i], 1, len(g) - 1))
+        k = j if abs(sorted_g[j] - v) < abs(sorted_g[j - 1] - v) else j - 1
+        if abs(sorted_g[k] - v) < 1e-4 and round(float(sorted_g[k]), 6) in unique:
+            matched_x.append(x[i, :-1])
+            matched_t.append(truth[order[k], :-1])
+    if len(matched_x) < 50:
+        return 0.0, len(matched_x)
+    mx, mt = np.array(matched_x), np.array(matched_t)
+    r2 = []
+    for b in range(mx.shape[1]):
+        A = np.stack([mt[:, b], np.ones(len(mt))], axis=1)
+        coef, *_ = np.linalg.lstsq(A, mx[:, b], rcond=None)
+        resid = mx[:, b] - A @ coef
+        r2.append(1.0 - resid.var() / max(mx[:, b].var(), 1e-12))
+    return float(min(r2)), len(mx)
+
+
+def readme_checks(run, measured, checks, s):
+    ok = run.get("exit_code") == 0 and not run.get("timed_out")
+    checks.check("readme_run_exit_ok", ok, value=run.get("exit_code"), source="readme_run")
+    first = measured.get(0) or measured[min(measured)]
+    try:
+        mine = first.value("stdout", str)
+    except Exception:  # noqa: BLE001 - a malformed record fails the comparison
+        mine = ""
+    printed, expected = epoch_rows(run.get("stdout", "")), epoch_rows(mine)
+    diff = float("inf")
+    if printed and set(printed) == set(expected):
+        diff = max(abs(printed[k].get(f, float("nan")) - expected[k].get(f, float("nan")))
+                   for k in expected for f in ("train loss", "val loss", "val acc"))
+        diff = float("inf") if diff != diff else diff
+    lp, rp = final_numbers(run.get("stdout", ""), s["class_label"])
+    lm, rm = final_numbers(mine, s["class_label"])
+    fd = max(abs(lp - lm), abs(rp - rm))
+    worst = max(diff, float("inf") if fd != fd else fd)
+    checks.check("readme_run_matches_measured_training", worst <= s["print_tol"], value=worst,
+                 bound=f"<= {s['print_tol']} (every epoch row and the final recall of the README run equal the measured seed-0 run)",
+                 source="readme_run", limit=s["print_tol"], sense="<")
+    checks.check("readme_run_val_loss", ok and lp <= s["max_val_loss"], value=lp, bound=f"<= {s['max_val_loss']}",
+                 source="readme_run")

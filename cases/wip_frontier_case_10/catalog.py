@@ -1,0 +1,68 @@
+"""Reading the stations' pick exports into one record table."""
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+CLASSES = ("volcano_tectonic", "long_period", "tremor", "rockfall", "noise")
+META = ("record_id", "station", "t_hours", "label")
+
+
+@dataclass
+class RecordTable:
+    """One row per picked record, in the exports' order."""
+    record_ids: np.ndarray
+    stations: np.ndarray
+    t_hours: np.ndarray
+    bands: np.ndarray             # (n, n_bands) float32, log10 band energy in digitizer counts
+    labels: np.ndarray            # (n,) int64 index into classes
+    band_names: tuple
+    classes: tuple = CLASSES
+
+    def __len__(self):
+        return len(self.labels)
+
+    def take(self, index):
+        index = np.asarray(index)
+        return RecordTable(self.record_ids[index], self.stations[index], self.t_hours[index],
+                           self.bands[index], self.labels[index], self.band_names, self.classes)
+
+    def counts(self):
+        return np.bincount(self.labels, minlength=len(self.classes))
+
+
+def read_export(path):
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        if tuple(header[:len(META)]) != META:
+            raise ValueError(f"{path}: unexpected header {header[:len(META)]}")
+        rows = list(reader)
+    names = tuple(header[len(META):])
+    bands = np.array([[float(v) for v in r[len(META):]] for r in rows], dtype=np.float32).reshape(len(rows), len(names))
+    return names, rows, bands
+
+
+def load_exports(export_dir="data/exports"):
+    """Every station's export, concatenated in file-name order."""
+    paths = sorted(Path(export_dir).glob("*.csv"))
+    if not paths:
+        raise FileNotFoundError(f"no exports in {export_dir}")
+    ids, stations, times, labels, bands, names = [], [], [], [], [], None
+    for path in paths:
+        n, rows, b = read_export(path)
+        if names is not None and n != names:
+            raise ValueError(f"{path}: band columns differ from the other exports")
+        names = n
+        unknown = {r[3] for r in rows} - set(CLASSES)
+        if unknown:
+            raise ValueError(f"{path}: unknown labels {sorted(unknown)}")
+        ids += [r[0] for r in rows]
+        stations += [r[1] for r in rows]
+        times += [float(r[2]) for r in rows]
+        labels += [CLASSES.index(r[3]) for r in rows]
+        bands.append(b)
+    return RecordTable(np.array(ids), np.array(stations), np.array(times, dtype=np.float64),
+                       np.vstack(bands), np.array(labels, dtype=np.int64), names)

@@ -1,0 +1,45 @@
+"""Model inputs: each record's band energies in ground motion, plus the gap since the previous pick
+anywhere on the network (swarms come in bursts), standardized over the catalog."""
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+def chronological(table):
+    """Row indices in pick-time order across all stations (ties keep the exports' order)."""
+    return np.argsort(table.t_hours, kind="stable")
+
+
+def network_gaps(t_hours):
+    """log10 of the hours since the previous pick on the network, for times in ascending order."""
+    gaps = np.diff(t_hours, prepend=t_hours[0] - 1.0)
+    return np.log10(np.maximum(gaps, 1e-3)).astype(np.float32)
+
+
+class RecordDataset(Dataset):
+    """The catalog as model inputs. `transform`, if set, is applied to each record's features when the
+    record is read (the training augmentation); evaluation reads them as they are."""
+
+    def __init__(self, table, response, transform=None):
+        order = chronological(table)
+        self.record_ids = table.record_ids[order]
+        self.stations = table.stations[order]
+        self.classes = table.classes
+        bands = response(table.bands[order])
+        x = np.hstack([bands, network_gaps(table.t_hours[order])[:, None]])
+        self.mean = x.mean(axis=0)
+        self.std = np.maximum(x.std(axis=0), 1e-6)
+        self.x = torch.from_numpy(((x - self.mean) / self.std).astype(np.float32))
+        self.y = torch.from_numpy(table.labels[order])
+        self.n_bands = bands.shape[1]
+        self.transform = transform
+
+    def __len__(self):
+        return len(self.y)
+
+    def __getitem__(self, i):
+        x = self.x[i]
+        if self.transform is not None:
+            x = self.transform(x, self.n_bands)
+        return x, self.y[i]

@@ -1,0 +1,51 @@
+"""Station responses: the digitizer counts of each record converted to ground motion (log10 nm/s).
+
+stations.csv lists every station's sensitivity (log10 counts per nm/s) from a start time on; a station whose
+digitizer or gain changed has one row per epoch, and each record uses the epoch its pick falls in.
+"""
+
+import csv
+
+import numpy as np
+
+
+def read_stations(path):
+    """{station: [(from_hours, log10 sensitivity), ...]} in time order."""
+    epochs = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            epochs.setdefault(row["station"], []).append((float(row["from_hours"]),
+                                                          float(row["log10_counts_per_nm_s"])))
+    return {s: sorted(e) for s, e in epochs.items()}
+
+
+class StationResponse:
+    """The sensitivity of every record of a table, looked up once; calling it on that table's band
+    energies (in counts) returns them in log10 nm/s."""
+
+    def __init__(self, table, path):
+        epochs = read_stations(path)
+        missing = sorted(set(table.stations) - set(epochs))
+        if missing:
+            raise KeyError(f"no response for stations {missing} in {path}")
+        sens = np.empty(len(table), dtype=np.float32)
+        for station, rows in epochs.items():
+            mine = np.flatnonzero(table.stations == station)
+            if len(mine) == 0:
+                continue
+            starts = np.array([r[0] for r in rows])
+            if table.t_hours[mine].min() < starts[0]:
+                raise ValueError(f"{station}: records before its first response epoch")
+            which = np.searchsorted(starts, table.t_hours[mine], side="right") - 1
+            sens[mine] = np.array([r[1] for r in rows], dtype=np.float32)[which]
+        self.log_sensitivity = sens
+        self.stations = tuple(sorted(epochs))
+
+    def __len__(self):
+        return len(self.log_sensitivity)
+
+    def __call__(self, counts):
+        counts = np.asarray(counts, dtype=np.float32)
+        if counts.shape[0] != len(self):
+            raise ValueError(f"{counts.shape[0]} records, response has {len(self)}")
+        return counts - self.log_sensitivity[:, None]

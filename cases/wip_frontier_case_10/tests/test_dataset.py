@@ -1,0 +1,35 @@
+import numpy as np
+import torch
+
+from catalog import load_exports
+from dataset import RecordDataset, chronological, network_gaps
+
+
+class Identity:
+    def __call__(self, counts):
+        return np.asarray(counts, dtype=np.float32)
+
+
+def test_chronological_is_sorted():
+    table = load_exports("data/exports")
+    t = table.t_hours[chronological(table)]
+    assert (np.diff(t) >= 0).all()
+
+
+def test_gaps_are_log_hours():
+    g = network_gaps(np.array([0.0, 1.0, 11.0]))
+    assert np.allclose(g, [0.0, 0.0, 1.0])
+
+
+def test_features_standardized():
+    table = load_exports("data/exports")
+    ds = RecordDataset(table, Identity())
+    assert ds.x.shape == (len(table), 17)
+    assert torch.allclose(ds.x.mean(0), torch.zeros(17), atol=1e-4)
+
+
+def test_transform_applied_on_read():
+    table = load_exports("data/exports")
+    ds = RecordDataset(table, Identity(), transform=lambda x, n: x + 1.0)
+    x, _ = ds[3]
+    assert torch.allclose(x, ds.x[3] + 1.0)
