@@ -1,26 +1,42 @@
 """frontier_case_17, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_17-88df9225a17914f3
 
-Runs as ``python -I measure.py WORKSPACE OUTDIR`` in the sandbox on a fresh copy of the agent's files.
-Nothing it records can be trusted as a verdict: it only leaves numbers (``rec.put``) and tensors
-(``rec.save``) for decide.py, which recomputes what it can. Call the agent's code only through the
-entry points case.toml names (the task prompt tells the agent to keep them).
-
-SCAFFOLD-PLACEHOLDER: say what is measured, per seed, at the settings the README runs.
+Calls the agent's code only through config.load_config("configs/fleet26.toml", [train.seed=s]) and
+train.run(cfg), the README's `python train.py`, with sampling.build_train_loader wrapped (on the sampling
+module and on every workspace module that holds the same function) so the labels and loss weights of every
+batch the training loader yields are recorded. A global forward pre-hook snapshots the parameters of the first
+module run forward in training mode with gradients on (the model, at its first training step); the pristine
+pretrained file's backbone arrays are recorded beside them (families/reinit_after_load.py).
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
+    sys.path.append(str(HERE.parent))
+from families.reinit_after_load import run_recorded  # noqa: E402
+from verifylib import import_workspace_module, measure_main, pristine_case, require, workspace_holders  # noqa: E402
+
+CONFIG = "configs/fleet26.toml"  # train.py's default --config
+
+
+def _pretrained():
+    bundled = pristine_case() / "pretrained" / "wheelnet_2025.npz"
+    if bundled.is_file():
+        return bundled
+    return HERE.parent.parent / "cases" / "frontier_case_17" / "pretrained" / "wheelnet_2025.npz"
 
 
 def measure(seed, rec):
-    train = import_workspace_module("train")          # an entry point's module (case.toml entry_points)
-    Config, run = require(train, "Config", "train")   # a missing name is a failed check, not a crash
-    model = run(Config(seed=seed))                    # the README's settings; only the seed varies
-    rec.put("finished", True)                         # a number or flag the decider reads back
-    rec.save("weights", model.state_dict())           # tensors the decider recomputes from
+    config = import_workspace_module("config")
+    train = import_workspace_module("train")
+    sampling = import_workspace_module("sampling")
+    load_config = require(config, "load_config")
+    run_fn = require(train, "run")
+    original = require(sampling, "build_train_loader")
+    holders = workspace_holders("build_train_loader", original)
+    run_recorded(rec, seed, load_config, run_fn, holders, "build_train_loader", original, CONFIG, _pretrained())
 
 
-measure_main(measure)   # seeds 0, 1, 2 by default (verifylib.SEEDS)
+measure_main(measure)
