@@ -17,9 +17,9 @@ so every weight belongs to another pass. Every run is the README's `python train
 - recomputed `loss_weights_follow_examples`: the mean loss weight of the drawn defect passes over that of the
   drawn sound passes >= 2.0 (aligned about 3.5, since shop-confirmed labels are mostly defects; broken about 1.0;
   dropping the weights gives 1.0);
-- reported `balanced_accuracy` >= 0.74 and `alarm_recall` (built_up_tread) >= 0.735 on the final printed
+- reported `balanced_accuracy` >= 0.74 and `alarm_recall` (built_up_tread) >= 0.69 on the final printed
   lines (broken 0.66-0.70 and 0.24-0.48; A fixed alone 0.750-0.768 and 0.674-0.717; both fixed 0.78-0.79 and
-  0.761-0.804).
+  0.761-0.804; the correct alternatives 0.717-0.804: the mechanism checks carry the verdict).
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
@@ -40,7 +40,7 @@ from verifylib import decide_main  # noqa: E402
 SETTINGS = {
     "n_classes": 5, "min_draws": 10 * 45 * 64, "pretrained_atol": 1e-6, "majority_class": 0,
     "min_weight_ratio": 2.0, "expected_ratio": 3.5, "min_bal_acc": 0.74, "alarm_label": "built_up_tread",
-    "min_alarm_recall": 0.735, "print_tol": 2e-4,
+    "min_alarm_recall": 0.69, "print_tol": 2e-4,
 }
 
 
