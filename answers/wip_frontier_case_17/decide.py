@@ -1,0 +1,55 @@
+"""wip_frontier_case_17, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_17-88df9225a17914f3
+
+Two independent defects. Layer A (models/wheelnet.py): WheelNet.adapt_to_labels, called by Trainer.setup
+after load_pretrained has filled the model with the 2025 weights, builds the new 5-condition head and then
+runs self.apply(self._init_weights), which re-initializes every nn.Linear of the model (normal, std 0.02,
+zero bias): the backbone's two pretrained Linear layers are reset and only the PairedEmbedding (not an
+nn.Linear) keeps its 2025 weights. Layer B (sampling.py + dataset.py): build_train_loader attaches
+table.label_weights() (one loss weight per pass, by where its label came from, in the exports' row order) by
+position to PassDataset, whose constructor regroups the passes by wagon and time for the per-wagon deltas,
+so every weight belongs to another pass. Every run is the README's `python train.py` at train.seed = s
+(10 epochs of 45 batches of 64). Checks per seed:
+
+- reported `readme_config_trains`, `training_forward_seen`;
+- recomputed `pretrained_backbone_reaches_training`: every backbone array of the pristine pretrained file
+  equals the model's at its first training forward within 1e-6 (broken: net.2 and net.5 reset);
+- recomputed `every_epoch_drawn`: >= 28,800 weighted training examples drawn;
+- recomputed `loss_weights_follow_examples`: the mean loss weight of the drawn defect passes over that of the
+  drawn sound passes >= 2.0 (aligned about 3.5, since shop-confirmed labels are mostly defects; broken about 1.0;
+  dropping the weights gives 1.0);
+- reported `balanced_accuracy` >= 0.74 and `alarm_recall` (built_up_tread) >= 0.69 on the final printed
+  lines (broken 0.66-0.70 and 0.24-0.48; A fixed alone 0.750-0.768 and 0.674-0.717; both fixed 0.78-0.79 and
+  0.761-0.804; the correct alternatives 0.717-0.804: the mechanism checks carry the verdict).
+
+Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
+`readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
+here, within 2e-4) and `readme_run_bal_acc` (>= 0.74).
+"""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
+    sys.path.append(str(HERE.parent))
+from families.orphaned_parameters import readme_checks  # noqa: E402
+from families.reinit_after_load import decide_training  # noqa: E402
+from verifylib import decide_main  # noqa: E402
+
+SETTINGS = {
+    "n_classes": 5, "min_draws": 10 * 45 * 64, "pretrained_atol": 1e-6, "majority_class": 0,
+    "min_weight_ratio": 2.0, "expected_ratio": 3.5, "min_bal_acc": 0.74, "alarm_label": "built_up_tread",
+    "min_alarm_recall": 0.69, "print_tol": 2e-4,
+}
+
+
+def decide(seed, m, checks):
+    decide_training(m, checks, SETTINGS)
+
+
+def readme(run, measured, checks):
+    readme_checks(run, measured, checks, SETTINGS)
+
+
+decide_main(decide, readme=readme)

@@ -1,0 +1,154 @@
+"""wip_frontier_case_17: how the case's data were generated (hidden; never reaches the agent).
+
+    python answers/wip_frontier_case_17/make_data.py cases/wip_frontier_case_17
+
+Writes data/exports/<site>.csv (the 2026 season: 4 detector sites x 8 wagons x 120 passes, rows in export
+order = by pass time across the site's wagons) and pretrained/wheelnet_2025.npz (a backbone and a 4-condition
+head trained here on a 2025 season drawn from the same generator without built-up tread, plus the 2025 input
+statistics). Each row carries the label's source: "shop" (confirmed at the wheel shop; most defect passes) or
+"wayside" (the detector crew's call; most sound passes, and 30% of its defect labels name another condition). Wheel
+conditions persist over episodes; built-up tread looks like a weaker shelling (the signatures overlap), so
+its recall depends on the confidence weights reaching the right passes.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+CONDITIONS = ["sound", "flat_spot", "out_of_round", "shelled", "built_up_tread"]
+PREVALENCE = [0.48, 0.17, 0.14, 0.13, 0.08]
+FEATURES = [f"band_{f}hz" for f in (20, 40, 60, 80, 100, 125, 160, 200, 250, 315, 400, 500)] + [
+    "peak_kn", "mean_kn", "crest", "kurtosis", "speed_kmh", "rail_temp", "axle_load_t", "noise_floor"]
+SITES = {"ashby-junction": "AJ", "kerrow-cutting": "KC", "lindel-bank": "LB", "stroud-viaduct": "SV"}
+WAGONS, PASSES = 8, 120
+SHIFT = {1: 0.85, 2: 0.7, 3: 0.8}
+SHOP_RATE = [0.08, 0.7, 0.7, 0.7, 0.75]       # share of each condition's passes confirmed at the shop
+WAYSIDE_WRONG = 0.3                            # wayside defect calls that name the wrong condition
+SEASON_SHIFT = {2026: {"speed_kmh": 0.8, "rail_temp": -0.7}}  # faster timetable, a cold spring
+
+
+def prototypes():
+    rng = np.random.default_rng(11)
+    protos = np.zeros((len(CONDITIONS), len(FEATURES)))
+    for c, scale in SHIFT.items():
+        v = rng.normal(0, 1, len(FEATURES))
+        protos[c] = scale * v / np.sqrt((v ** 2).mean())
+    v = rng.normal(0, 1, len(FEATURES))
+    protos[4] = 0.5 * protos[3] + 0.7 * v / np.sqrt((v ** 2).mean())
+    return protos
+
+
+def season(seed, allowed, year):
+    rng = np.random.default_rng(seed)
+    protos = prototypes()
+    prev = np.array([PREVALENCE[s] for s in allowed])
+    prev = prev / prev.sum()
+    shift = np.zeros(len(FEATURES))
+    for name, v in SEASON_SHIFT.get(year, {}).items():
+        shift[FEATURES.index(name)] = v
+    files = {}
+    for site, code in SITES.items():
+        site_off = rng.normal(0, 0.3, len(FEATURES))
+        rows = []
+        for w in range(WAGONS):
+            wagon = f"{code}-{w + 1:02d}"
+            wagon_off = rng.normal(0, 0.5, len(FEATURES))
+            phase = rng.integers(0, 5)
+            t = 0
+            noise = rng.normal(0, 1, len(FEATURES))
+            while t < PASSES:
+                state = allowed[rng.choice(len(prev), p=prev)]
+                length = 1 + rng.geometric(1 / 10)
+                for _ in range(length):
+                    if t >= PASSES:
+                        break
+                    noise = 0.6 * noise + 0.8 * rng.normal(0, 1, len(FEATURES))
+                    x = site_off + wagon_off + protos[state] + noise + shift
+                    hour = (t * 5 + phase) % (PASSES * 5)
+                    source = "shop" if rng.random() < SHOP_RATE[state] else "wayside"
+                    label = state
+                    if source == "wayside" and state != 0 and rng.random() < WAYSIDE_WRONG:
+                        label = int(rng.choice([c for c in allowed if c != state]))
+                    rows.append((hour, wagon, CONDITIONS[label], source, x))
+                    t += 1
+        rows.sort(key=lambda r: (r[0], r[1]))
+        files[site] = [(f"{code}{year % 100}-{i:05d}", wagon, hour, lab, src, x)
+                       for i, (hour, wagon, lab, src, x) in enumerate(rows)]
+    return files
+
+
+def to_arrays(files):
+    """(features with per-wagon deltas, labels, weights) in wagon, time order: the pretraining's featurisation."""
+    xs, ys, ws = [], [], []
+    for rows in files.values():
+        by_wagon = {}
+        for r in rows:
+            by_wagon.setdefault(r[1], []).append(r)
+        for wagon in sorted(by_wagon):
+            rs = sorted(by_wagon[wagon], key=lambda r: r[2])
+            x = np.stack([r[5] for r in rs])
+            d = np.vstack([np.zeros((1, x.shape[1])), np.diff(x, axis=0)])
+            xs.append(np.hstack([x, d]))
+            ys += [CONDITIONS.index(r[3]) for r in rs]
+            ws += [1.0 if r[4] == "shop" else 0.3 for r in rs]
+    return np.vstack(xs), np.array(ys), np.array(ws)
+
+
+def write_csv(path, rows):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as f:
+        f.write("pass_id,wagon,pass_h,condition,label_source," + ",".join(FEATURES) + "\n")
+        for pid, wagon, hour, lab, src, x in rows:
+            f.write(f"{pid},{wagon},{hour},{lab},{src}," + ",".join(f"{v:.4f}" for v in x) + "\n")
+
+
+def pretrain(files, out):
+    x, y, w = to_arrays(files)
+    mean, std = x.mean(0), x.std(0)
+    xt = torch.tensor((x - mean) / std, dtype=torch.float32)
+    yt, wt = torch.tensor(y), torch.tensor(w, dtype=torch.float32)
+    torch.manual_seed(2025)
+    sys.path.insert(0, str(CASE))
+    from models.wheelnet import Backbone  # the case's own architecture
+    backbone = Backbone(40, 96, 64, 0.1)
+    head = nn.Linear(64, 4)
+    opt = torch.optim.AdamW(list(backbone.parameters()) + list(head.parameters()), lr=2e-3, weight_decay=1e-2)
+    g = torch.Generator().manual_seed(0)
+    for epoch in range(12):
+        perm = torch.randperm(len(xt), generator=g)
+        for i in range(0, len(xt), 64):
+            b = perm[i:i + 64]
+            loss = nn.functional.cross_entropy(head(backbone(xt[b])), yt[b], reduction="none")
+            loss = (loss * wt[b]).sum() / wt[b].sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    backbone.eval()
+    with torch.no_grad():
+        acc = (head(backbone(xt)).argmax(1) == yt).float().mean().item()
+    print(f"pretraining accuracy (2025, 4 conditions) {acc:.3f}")
+    arrays = {f"backbone.{k}": v.numpy() for k, v in backbone.state_dict().items()}
+    arrays.update({f"head.{k}": v.numpy() for k, v in head.state_dict().items()})
+    arrays["input_mean"] = mean.astype(np.float32)
+    arrays["input_std"] = std.astype(np.float32)
+    arrays["classes"] = np.array(CONDITIONS[:4])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out, **arrays)
+
+
+CASE = Path("cases/wip_frontier_case_17")
+
+
+def main(case_dir):
+    global CASE
+    case = CASE = Path(case_dir).resolve()
+    for site, rows in season(2026, [0, 1, 2, 3, 4], 2026).items():
+        write_csv(case / "data" / "exports" / f"{site}.csv", rows)
+    pretrain(season(2025, [0, 1, 2, 3], 2025), case / "pretrained" / "wheelnet_2025.npz")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "cases/wip_frontier_case_17")
