@@ -1,51 +1,55 @@
 """frontier_case_03, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_03-5694cfb8c940728e
 
-Runs as ``python -I decide.py OUTDIR`` with no workspace in view. Recompute what you can from the
-artifacts with this file's own copy of the case's model and data; bound quantities only the bug can
-move. Every check row says its source: "recomputed" (here), "reported" (a number the measuring
-process recorded) or "readme_run" (what the case's own command printed, run as the user runs it).
+Two independent defects. Layer A (dataset.py + augment.py): WindowDataset scales every window once into
+one stored tensor and __getitem__ hands the augmentation self.x[i], a view of that tensor; CollarAugment
+works in place (mul_, add_, masked assignment), so every draw's gain, noise and dropped readings are
+written back and compound epoch after epoch: by the last epoch about 30% of the training inputs are zero
+and their mean square has grown by more than half, while the validation inputs are untouched. Layer B
+(features.py): cow_baselines keys each cow's usual level on the ear tag alone, but every farm numbers its
+own cows from the same tag range, so cows that share a tag across farms get one pooled baseline and their
+departures from it (the inputs heat is seen in) are off by half the two cows' difference. Every run is the
+README's `python train.py` at train.seed = s (12 epochs of 55 batches of 64). Checks per seed:
 
-SCAFFOLD-PLACEHOLDER: list every check and its bound, and why the bug moves it.
+- reported `readme_config_trains`, `training_forward_seen`;
+- recomputed `every_epoch_trained`: >= 600 training forwards;
+- recomputed `dropped_share_stationary`: the share of exactly-zero training inputs over the last 10% of
+  training forwards minus that over the first 10% within 0.01 (broken about +0.26; gold within 0.002);
+- recomputed `input_scale_stationary`: mean square of the training inputs, last 10% / first 10%, <= 1.15
+  (broken about 1.5; gold about 1.0);
+- recomputed `augmentation_still_applied`: early share of zero inputs in [0.015, 0.06] (the 3% dropout;
+  switching the augmentation off fails here);
+- reported `balanced_accuracy` >= 0.89 and `alert_recall` (heat) >= 0.67 on the final printed lines
+  (broken 0.797-0.804 and 0.29-0.36; A fixed alone = v0.4, 0.846-0.870 and 0.50-0.59; B fixed alone
+  0.891-0.904 and 0.62-0.66; both fixed 0.909-0.916 and 0.695-0.720).
+
+Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
+`readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
+here, within 2e-4) and `readme_run_bal_acc` (>= 0.89).
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verifylib import decide_main, logged_rows  # noqa: E402
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
+    sys.path.append(str(HERE.parent))
+from families.compounding_augmentation import decide_training, readme_checks  # noqa: E402
+from verifylib import decide_main  # noqa: E402
 
-import torch  # noqa: E402
-
-LOSS_BOUND = 0.05   # SCAFFOLD-PLACEHOLDER: a bound only the bug can move (not a tuned accuracy)
-
-
-def own_data(seed, n=256):
-    """This file's own copy of the case's data (never the agent's)."""
-    g = torch.Generator().manual_seed(seed)
-    x = torch.randn(n, 4, generator=g)
-    w = torch.tensor([1.0, -2.0, 0.5, 3.0])
-    return x, x @ w + 0.1 * torch.randn(n, generator=g)
+SETTINGS = {
+    "min_forwards": 600, "window_div": 10, "zero_drift_tol": 0.01, "max_sq_ratio": 1.15,
+    "dropout_share": (0.015, 0.06), "min_bal_acc": 0.89, "alarm_label": "heat", "min_alarm_recall": 0.67,
+    "print_tol": 2e-4,
+}
 
 
 def decide(seed, m, checks):
-    """Per seed: ``m`` holds what measure.py recorded (untrusted); a malformed one fails the seed."""
-    m.value("finished", bool)
-    weights = m.tensors("weights", keys=["weight", "bias"])
-    x, y = own_data(seed)
-    loss = torch.nn.functional.mse_loss(x @ weights["weight"][0] + weights["bias"][0], y).item()
-    checks.check("trained_loss_recomputed", loss < LOSS_BOUND, value=loss, bound=f"< {LOSS_BOUND}",
-                 source="recomputed", limit=LOSS_BOUND, sense="<")
+    decide_training(m, checks, SETTINGS)
 
 
 def readme(run, measured, checks):
-    """Required: checks on what ``python train.py`` printed (seed 0, the README's settings). Code that fixes
-    itself only under the verifier (python -I, measure.py in argv) still prints the bug here, so these are
-    what reject it (validate proves it, docs/cases.md "Conventions validate enforces")."""
-    rows = logged_rows(run["stdout"])
-    last = rows[max(rows)] if rows else {}
-    loss = last.get("loss", float("inf"))
-    checks.check("readme_run_final_loss", loss < LOSS_BOUND, value=loss, bound=f"< {LOSS_BOUND}",
-                 source="readme_run")
+    readme_checks(run, measured, checks, SETTINGS)
 
 
 decide_main(decide, readme=readme)

@@ -1,26 +1,29 @@
 """frontier_case_03, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_03-5694cfb8c940728e
 
-Runs as ``python -I measure.py WORKSPACE OUTDIR`` in the sandbox on a fresh copy of the agent's files.
-Nothing it records can be trusted as a verdict: it only leaves numbers (``rec.put``) and tensors
-(``rec.save``) for decide.py, which recomputes what it can. Call the agent's code only through the
-entry points case.toml names (the task prompt tells the agent to keep them).
-
-SCAFFOLD-PLACEHOLDER: say what is measured, per seed, at the settings the README runs.
+Calls the agent's code only through config.load_config("configs/herd26.toml", [train.seed=s]) and
+train.run(cfg), the README's `python train.py`. A global forward pre-hook finds the first module run forward
+in training mode with gradients on (the model) and keeps, for each of its training forwards, the number of
+exactly-zero inputs, the number of inputs and their sum of squares, with what run() printed
+(families/compounding_augmentation.py).
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
+    sys.path.append(str(HERE.parent))
+from families.compounding_augmentation import run_recorded  # noqa: E402
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+
+CONFIG = "configs/herd26.toml"  # train.py's default --config
 
 
 def measure(seed, rec):
-    train = import_workspace_module("train")          # an entry point's module (case.toml entry_points)
-    Config, run = require(train, "Config", "train")   # a missing name is a failed check, not a crash
-    model = run(Config(seed=seed))                    # the README's settings; only the seed varies
-    rec.put("finished", True)                         # a number or flag the decider reads back
-    rec.save("weights", model.state_dict())           # tensors the decider recomputes from
+    config = import_workspace_module("config")
+    train = import_workspace_module("train")
+    run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
 
 
-measure_main(measure)   # seeds 0, 1, 2 by default (verifylib.SEEDS)
+measure_main(measure)
