@@ -7,8 +7,9 @@ forward pre-hook that, for the first module run forward in training mode with gr
 per training forward: the number of exactly-zero inputs, the number of inputs and their sum of squares.
 
 Deciding side (`decide_training`, `readme_checks`): recomputes from those records that the training inputs
-are as stationary at the end of the run as at its start (the share of dropped readings and the inputs' mean
-square), that the augmentation is still applied, and checks the printed outcome; then compares the printed
+are as stationary at the end of the run as at its start (their mean square, clipped at +-4, over the last
+and the first tenth of the training forwards), that the augmentation is still applied (the share of zeroed
+readings early in training), and checks the printed outcome; then compares the printed
 log of the README run with the measured seed-0 run.
 """
 
@@ -37,7 +38,8 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
         if not torch.is_tensor(x) or not x.is_floating_point():
             return
         x = x.detach()
-        state["rows"].append([float((x == 0).sum()), float(x.numel()), float((x.double() ** 2).sum())])
+        xc = x.double().clamp(-4.0, 4.0)
+        state["rows"].append([float((x == 0).sum()), float(x.numel()), float((xc ** 2).sum())])
 
     handle = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
     out = io.StringIO()
@@ -81,15 +83,12 @@ def decide_training(m, checks, s):
     if enough:
         k = max(1, rows.shape[0] // s["window_div"])
         z0, q0 = _window_stats(rows[:k])
-        z1, q1 = _window_stats(rows[-k:])
-        zdrift, qratio = z1 - z0, q1 / max(q0, 1e-12)
+        _, q1 = _window_stats(rows[-k:])
+        qratio = q1 / max(q0, 1e-12)
     else:
-        z0, zdrift, qratio = float("nan"), float("inf"), float("inf")
-    checks.check("dropped_share_stationary", abs(zdrift) <= s["zero_drift_tol"], value=zdrift,
-                 bound=f"|share of zero inputs, last - first {100 // s['window_div']}% of training forwards| "
-                       f"<= {s['zero_drift_tol']}", source="recomputed", limit=s["zero_drift_tol"], sense="<")
+        z0, qratio = float("nan"), float("inf")
     checks.check("input_scale_stationary", qratio <= s["max_sq_ratio"], value=qratio,
-                 bound=f"<= {s['max_sq_ratio']} (mean square of the training inputs, last / first "
+                 bound=f"<= {s['max_sq_ratio']} (mean square of the training inputs clipped at +-4, last / first "
                        f"{100 // s['window_div']}% of training forwards)",
                  source="recomputed", limit=s["max_sq_ratio"], sense="<")
     lo, hi = s["dropout_share"]

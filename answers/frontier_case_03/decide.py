@@ -3,8 +3,8 @@
 Two independent defects. Layer A (dataset.py + augment.py): WindowDataset scales every window once into
 one stored tensor and __getitem__ hands the augmentation self.x[i], a view of that tensor; CollarAugment
 works in place (mul_, add_, masked assignment), so every draw's gain, noise and dropped readings are
-written back and compound epoch after epoch: by the last epoch about 30% of the training inputs are zero
-and their mean square has grown by more than half, while the validation inputs are untouched. Layer B
+written back and compound epoch after epoch: by the last epoch the noise of a dozen draws sits in every
+training input (mean square up by a third), while the validation inputs are untouched. Layer B
 (features.py): cow_baselines keys each cow's usual level on the ear tag alone, but every farm numbers its
 own cows from the same tag range, so cows that share a tag across farms get one pooled baseline and their
 departures from it (the inputs heat is seen in) are off by half the two cows' difference. Every run is the
@@ -12,10 +12,9 @@ README's `python train.py` at train.seed = s (12 epochs of 55 batches of 64). Ch
 
 - reported `readme_config_trains`, `training_forward_seen`;
 - recomputed `every_epoch_trained`: >= 600 training forwards;
-- recomputed `dropped_share_stationary`: the share of exactly-zero training inputs over the last 10% of
-  training forwards minus that over the first 10% within 0.01 (broken about +0.26; gold within 0.002);
-- recomputed `input_scale_stationary`: mean square of the training inputs, last 10% / first 10%, <= 1.15
-  (broken about 1.5; gold about 1.0);
+- recomputed `input_scale_stationary`: mean square of the training inputs (clipped at +-4), last 10% of
+  training forwards / first 10%, <= 1.02 (broken 1.31-1.33; gold 0.998-1.005; a fix that leaves only the
+  gain in place 1.03-1.05). The statistic depends on the random stream only, not on the kernels;
 - recomputed `augmentation_still_applied`: early share of zero inputs in [0.015, 0.06] (the 3% dropout;
   switching the augmentation off fails here);
 - reported `balanced_accuracy` >= 0.89 and `alert_recall` (heat) >= 0.67 on the final printed lines
@@ -38,7 +37,7 @@ from families.compounding_augmentation import decide_training, readme_checks  # 
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
-    "min_forwards": 600, "window_div": 10, "zero_drift_tol": 0.01, "max_sq_ratio": 1.15,
+    "min_forwards": 600, "window_div": 10, "max_sq_ratio": 1.02,
     "dropout_share": (0.015, 0.06), "min_bal_acc": 0.89, "alarm_label": "heat", "min_alarm_recall": 0.67,
     "print_tol": 2e-4,
 }
