@@ -14,7 +14,7 @@ META = ("window_id", "cow", "start_h", "state")
 class HerdTable:
     """One row per four-hour window, in the exports' order."""
     window_ids: np.ndarray
-    cows: np.ndarray              # the ear tag, as the farm's herd software writes it
+    cows: np.ndarray
     farms: np.ndarray
     start_h: np.ndarray
     features: np.ndarray          # (n, n_features) float32, sensor units

@@ -12,8 +12,10 @@ from config import load_config
 from data import load_exports, split_by_cow
 from dataset import build_eval_loader
 from features import Scaler, model_inputs
-from metrics import evaluate, macro_f1, per_class_f1
+from calibration import calibrate
+from metrics import evaluate, macro_f1
 from models import HerdNet
+from report import write_report
 
 
 def load_checkpoint(path, cfg):
@@ -34,20 +36,12 @@ def per_farm(model, table, scaler):
     return rows
 
 
-def write_report(path, title, confusion, classes, extra):
-    f1 = per_class_f1(confusion)
-    lines = [f"# {title}", "", "| state | windows | F1 |", "|---|---:|---:|"]
-    lines += [f"| {c} | {int(n)} | {v:.3f} |" for c, n, v in zip(classes, confusion.sum(1), f1)]
-    lines += [""] + [f"- {k}: {v:.4f}" for k, v in extra.items()]
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkpoint")
     parser.add_argument("--config", default="configs/herd26.toml")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
+    parser.add_argument("--calibrate", action="store_true", help="fit a temperature and the alert threshold")
     parser.add_argument("--report", default="", help="write a markdown report here")
     args = parser.parse_args(argv)
     cfg = load_config(args.config, args.set)
@@ -57,10 +51,15 @@ def main(argv=None):
     print(f"{'farm':12s} {'windows':>7s} {'acc':>6s} {'bal acc':>7s} {'macro F1':>8s}")
     for farm, n, acc, bal, f1 in per_farm(model, val_t, scaler):
         print(f"{farm:12s} {n:7d} {acc:6.3f} {bal:7.3f} {f1:8.3f}")
+    loader = build_eval_loader(val_t, scaler)
+    extra = {}
+    if args.calibrate:
+        extra = calibrate(model, loader, model.classes.index(cfg.train.alarm_state))
+        print("calibration: " + " | ".join(f"{k} {v:.4f}" for k, v in extra.items()))
     if args.report:
-        res = evaluate(model, build_eval_loader(val_t, scaler), len(model.classes))
+        res = evaluate(model, loader, len(model.classes))
         write_report(args.report, f"HerdNet on held-out cows ({args.checkpoint})", res["confusion"],
-                     model.classes, {"balanced accuracy": res["bal_acc"]})
+                     model.classes, {"balanced accuracy": res["bal_acc"], **extra})
         print(f"wrote {args.report}")
 
 
