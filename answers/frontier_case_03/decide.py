@@ -5,9 +5,10 @@ one stored tensor and __getitem__ hands the augmentation self.x[i], a view of th
 works in place (mul_, add_, masked assignment), so every draw's gain, noise and dropped readings are
 written back and compound epoch after epoch: by the last epoch the noise of a dozen draws sits in every
 training input (mean square up by a third), while the validation inputs are untouched. Layer B
-(features.py): cow_baselines keys each cow's usual level on the ear tag alone, but every farm numbers its
-own cows from the same tag range, so cows that share a tag across farms get one pooled baseline and their
-departures from it (the inputs heat is seen in) are off by half the two cows' difference. Every run is the
+(data.py + features.py): load_exports lists each farm's cows in the order the export first lists them (the
+gateway does not always report in tag order), while cow_baselines stacks the per-cow medians in np.unique's
+sorted order and repeats them block by block; every training cow listed out of tag order gets a
+neighbour's baseline, so her departures (the inputs heat is seen in) are wrong. Every run is the
 README's `python train.py` at train.seed = s (12 epochs of 55 batches of 64). Checks per seed:
 
 - reported `readme_config_trains`, `training_forward_seen`;
@@ -17,9 +18,9 @@ README's `python train.py` at train.seed = s (12 epochs of 55 batches of 64). Ch
   gain in place 1.03-1.05). The statistic depends on the random stream only, not on the kernels;
 - recomputed `augmentation_still_applied`: early share of zero inputs in [0.015, 0.06] (the 3% dropout;
   switching the augmentation off fails here);
-- reported `balanced_accuracy` >= 0.89 and `alert_recall` (heat) >= 0.67 on the final printed lines
-  (broken 0.797-0.804 and 0.29-0.36; A fixed alone = v0.4, 0.846-0.870 and 0.50-0.59; B fixed alone
-  0.891-0.904 and 0.62-0.66; both fixed 0.909-0.916 and 0.695-0.720).
+- reported `balanced_accuracy` >= 0.89 and `alert_recall` (heat) >= 0.65 on the final printed lines
+  (broken 0.738-0.753 and 0.13-0.25; A fixed alone = v0.4, 0.863-0.874 and 0.59-0.61; B fixed alone
+  0.892-0.899 and 0.62-0.66; both fixed 0.909-0.913 and 0.695-0.703).
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
@@ -38,7 +39,7 @@ from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
     "min_forwards": 600, "window_div": 10, "max_sq_ratio": 1.02,
-    "dropout_share": (0.015, 0.06), "min_bal_acc": 0.89, "alarm_label": "heat", "min_alarm_recall": 0.67,
+    "dropout_share": (0.015, 0.06), "min_bal_acc": 0.89, "alarm_label": "heat", "min_alarm_recall": 0.65,
     "print_tol": 2e-4,
 }
 

@@ -3,7 +3,7 @@
     python answers/frontier_case_03/make_data.py cases/frontier_case_03
 
 Writes data/exports/<farm>.csv: 4 farms x 10 cows x 110 four-hour windows of collar and parlour readings,
-rows in export order (by window start across the farm's cows). Each farm numbers its cows with its own
+rows in export order (by window start; within a slot in the order the collars reported: by tag, a few out of turn). Each farm numbers its cows with its own
 ear tags, drawn from the same range, so tags repeat across farms (a different cow on each farm). Every cow
 has its own baseline (between-cow spread larger than the heat signature), so heat is visible mainly as a
 deviation from the cow's own baseline; 35% of heat episodes are silent (a third of the signature).
@@ -29,6 +29,7 @@ EPISODE = {1: (3, 6), 2: (8, 16), 3: (6, 12)}
 RATE = {1: 0.05, 2: 0.018, 3: 0.02}
 FARMS = ["brookside", "hillcrest", "low-meadow", "oakfield"]
 COWS, WINDOWS = 10, 110
+SWAP = 0.5  # a collar reports after its neighbour in the tag order
 
 
 def cow_states(rng):
@@ -75,12 +76,22 @@ def main(case_dir):
                 x = MEAN + SCALE * z
                 if farm == "oakfield" and 40 <= t < 52 and rng.random() < 0.3:
                     x[FEATURES.index("conductivity")] += rng.uniform(4.0, 7.0)
-                wid += 1
-                rows.append([f"w{wid:05d}", str(tag), str(4 * t), STATES[s]] + [f"{v:.4g}" for v in x])
+                rows.append([str(tag), str(4 * t), STATES[s]] + [f"{v:.4g}" for v in x])
+        # the gateway uploads each slot's windows in the order the collars report (not by tag)
+        arrival = np.random.default_rng(3030 + FARMS.index(farm))
+        ordered = []
+        for t in range(WINDOWS):
+            slot = rows[t * COWS:(t + 1) * COWS]
+            order = list(range(COWS))
+            for i in range(COWS - 1):
+                if arrival.random() < SWAP:
+                    order[i], order[i + 1] = order[i + 1], order[i]
+            ordered += [slot[i] for i in order]
         with open(out / f"{farm}.csv", "w") as f:
             f.write(",".join(["window_id", "cow", "start_h", "state"] + FEATURES) + "\n")
-            for r in rows:
-                f.write(",".join(r) + "\n")
+            for r in ordered:
+                wid += 1
+                f.write(",".join([f"w{wid:05d}"] + r) + "\n")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ META = ("window_id", "cow", "start_h", "state")
 
 @dataclass
 class HerdTable:
-    """One row per four-hour window, in the exports' order."""
+    """One row per four-hour window: farm by farm, each cow's windows together and in time order."""
     window_ids: np.ndarray
     cows: np.ndarray
     farms: np.ndarray
@@ -46,8 +46,17 @@ def read_export(path):
     return names, rows, feats
 
 
+def series_order(cows, starts):
+    """Row order that puts each cow's windows together and in time order, the cows in the order the export
+    first lists them (the herd software's own order)."""
+    first = {}
+    for i, cow in enumerate(cows):
+        first.setdefault(cow, i)
+    return sorted(range(len(cows)), key=lambda i: (first[cows[i]], starts[i]))
+
+
 def load_exports(export_dir="data/exports"):
-    """Every farm's export, concatenated in file-name order."""
+    """Every farm's export, in file-name order; within a farm, cow by cow (see series_order)."""
     paths = sorted(Path(export_dir).glob("*.csv"))
     if not paths:
         raise FileNotFoundError(f"no exports in {export_dir}")
@@ -60,12 +69,14 @@ def load_exports(export_dir="data/exports"):
         unknown = {r[3] for r in rows} - set(STATES)
         if unknown:
             raise ValueError(f"{path}: unknown states {sorted(unknown)}")
+        order = series_order([r[1] for r in rows], [int(r[2]) for r in rows])
+        rows = [rows[i] for i in order]
         ids += [r[0] for r in rows]
         cows += [r[1] for r in rows]
         farms += [path.stem] * len(rows)
         starts += [int(r[2]) for r in rows]
         labels += [STATES.index(r[3]) for r in rows]
-        feats.append(f)
+        feats.append(f[order])
     return HerdTable(np.array(ids), np.array(cows), np.array(farms), np.array(starts, dtype=np.int64),
                      np.vstack(feats), np.array(labels, dtype=np.int64), names)
 

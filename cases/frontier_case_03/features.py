@@ -5,18 +5,23 @@ import numpy as np
 ROBUST = 1.4826  # MAD to sd for a normal distribution
 
 
+def cow_keys(table):
+    """'farm/tag' per window: every farm numbers its own cows, so a tag names a cow only on its farm."""
+    return np.char.add(np.char.add(table.farms.astype(str), "/"), table.cows.astype(str))
+
+
 def cow_baselines(table):
-    """Each cow's usual level of every reading: the median over her windows (most are uneventful)."""
-    levels = {}
-    for cow in np.unique(table.cows):
-        levels[cow] = np.median(table.features[table.cows == cow], axis=0)
-    return levels
+    """Each window's baseline, row for row: the usual level of every reading for its cow, the median over
+    her windows (most are uneventful). The table lists each cow's windows together."""
+    keys = cow_keys(table)
+    herd, counts = np.unique(keys, return_counts=True)
+    levels = np.stack([np.median(table.features[keys == k], axis=0) for k in herd])
+    return np.repeat(levels, counts, axis=0)
 
 
 def model_inputs(table):
     """(n, 2 * n_features): the readings, then the readings minus the cow's baseline."""
-    levels = cow_baselines(table)
-    base = np.stack([levels[c] for c in table.cows]) if len(table) else np.zeros_like(table.features)
+    base = cow_baselines(table) if len(table) else np.zeros_like(table.features)
     return np.hstack([table.features, table.features - base]).astype(np.float32)
 
 
