@@ -22,6 +22,11 @@ README's `python train.py` at train.seed = s (12 epochs of 55 batches of 64). Ch
   (broken 0.738-0.753 and 0.13-0.25; A fixed alone = v0.4, 0.863-0.874 and 0.59-0.61; B fixed alone
   0.892-0.899 and 0.62-0.66; both fixed 0.909-0.913 and 0.695-0.703).
 
+- recomputed `departures_centred_per_cow` (layer B's mechanism): the departure half of
+  model_inputs(training table) has, for every training cow, a median within 0.25 robust spreads of zero
+  (each row's own cow's baseline gives 0; the broken order gives several spreads). Skipped when the
+  pipeline's functions are not in this form (then the outcome checks decide).
+
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
 here, within 2e-4) and `readme_run_bal_acc` (>= 0.89).
@@ -46,6 +51,10 @@ SETTINGS = {
 
 def decide(seed, m, checks):
     decide_training(m, checks, SETTINGS)
+    off = m.number("departure_offset")
+    if off >= 0:
+        checks.check("departures_centred_per_cow", off <= 0.25, value=off, bound="<= 0.25",
+                     source="recomputed")
 
 
 def readme(run, measured, checks):
