@@ -20,18 +20,18 @@ from verifylib import import_workspace_module, measure_main, require  # noqa: E4
 CONFIG = "configs/herd26.toml"  # train.py's default --config
 
 
-def departure_offset(config):
-    """Largest |median departure| of one training cow, in units of the column's robust spread: the departure
-    half of model_inputs should be each cow's readings minus her own median, so 0 for every cow. -1 when the
-    pipeline's functions are not there in this form (the outcome checks then decide alone)."""
+def departure_offset(config, train):
+    """Largest |median departure| of one training cow, in units of the column's robust spread. The departure
+    half of model_inputs (through the names train.py imports) should be each cow's readings minus her own
+    median, so 0 for every cow. -1 when the pipeline's functions are not there in this form (the outcome
+    checks then decide alone)."""
     import numpy as np
     try:
-        data = import_workspace_module("data")
-        features = import_workspace_module("features")
         cfg = config.load_config(CONFIG, [])
-        train_t, _ = data.split_by_cow(data.load_exports(cfg.data.export_dir), cfg.data.val_fraction,
-                                       cfg.data.split_seed)
-        x = np.asarray(features.model_inputs(train_t), dtype=np.float64)
+        load_exports, split_by_cow, model_inputs = (getattr(train, n) for n in
+                                                    ("load_exports", "split_by_cow", "model_inputs"))
+        train_t, _ = split_by_cow(load_exports(cfg.data.export_dir), cfg.data.val_fraction, cfg.data.split_seed)
+        x = np.asarray(model_inputs(train_t), dtype=np.float64)
         nf = np.asarray(train_t.features).shape[1]
         if x.shape != (len(train_t.labels), 2 * nf):
             return -1.0
@@ -47,7 +47,7 @@ def measure(seed, rec):
     config = import_workspace_module("config")
     train = import_workspace_module("train")
     run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
-    rec.put("departure_offset", departure_offset(config))
+    rec.put("departure_offset", departure_offset(config, train))
 
 
 measure_main(measure)
