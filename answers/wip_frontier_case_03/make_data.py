@@ -1,0 +1,98 @@
+"""wip_frontier_case_03: how the case's data were generated (hidden; never reaches the agent).
+
+    python answers/wip_frontier_case_03/make_data.py cases/wip_frontier_case_03
+
+Writes data/exports/<farm>.csv: 4 farms x 10 cows x 110 four-hour windows of collar and parlour readings,
+rows in export order (by window start; within a slot in the order the collars reported: by tag, a few out of turn). Each farm numbers its cows with its own
+ear tags, drawn from the same range, so tags repeat across farms (a different cow on each farm). Every cow
+has its own baseline (between-cow spread larger than the heat signature), so heat is visible mainly as a
+deviation from the cow's own baseline; 35% of heat episodes are silent (a third of the signature).
+Oakfield's in-line conductivity sensor spikes on a few dozen readings (real, harmless).
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+STATES = ["normal", "heat", "lameness", "mastitis"]
+FEATURES = ["activity", "activity_var", "lying_min", "lying_bouts", "rumination_min", "eating_min",
+            "neck_temp", "milk_yield", "conductivity", "gait_asym"]
+MEAN = np.array([310.0, 55.0, 130.0, 4.0, 95.0, 60.0, 38.6, 9.5, 5.2, 0.08])
+SCALE = np.array([60.0, 12.0, 18.0, 1.0, 14.0, 10.0, 0.25, 1.6, 0.35, 0.03])
+SIG = {
+    1: {"activity": 1.0, "activity_var": 0.6, "lying_min": -0.6, "rumination_min": -0.5, "eating_min": -0.3},
+    2: {"gait_asym": 1.7, "lying_min": 1.0, "activity": -0.6, "lying_bouts": -0.6},
+    3: {"conductivity": 1.8, "milk_yield": -1.0, "neck_temp": 0.7, "rumination_min": -0.4},
+}
+EPISODE = {1: (3, 6), 2: (8, 16), 3: (6, 12)}
+RATE = {1: 0.05, 2: 0.018, 3: 0.02}
+FARMS = ["brookside", "hillcrest", "low-meadow", "oakfield"]
+COWS, WINDOWS = 10, 110
+SWAP = 0.5  # a collar reports after its neighbour in the tag order
+
+
+def cow_states(rng):
+    s, out, left = 0, [], 0
+    for _ in range(WINDOWS):
+        if left > 0:
+            left -= 1
+            if left == 0:
+                s = 0
+        elif rng.random() < sum(RATE.values()):
+            s = int(rng.choice([1, 2, 3], p=np.array([RATE[k] for k in (1, 2, 3)]) / sum(RATE.values())))
+            left = int(rng.integers(*EPISODE[s]))
+        out.append(s)
+    return out
+
+
+def main(case_dir):
+    rng = np.random.default_rng(303)
+    out = Path(case_dir) / "data" / "exports"
+    out.mkdir(parents=True, exist_ok=True)
+    wid = 0
+    for farm in FARMS:
+        tags = sorted(rng.choice(np.arange(101, 126), size=COWS, replace=False))
+        base = rng.normal(0, 1.0, size=(COWS, len(FEATURES)))
+        states = [cow_states(rng) for _ in range(COWS)]
+        silent = {}
+        rows = []
+        for t in range(WINDOWS):
+            for c, tag in enumerate(tags):
+                s = states[c][t]
+                z = base[c] + rng.normal(0, 0.35, size=len(FEATURES))
+                if s:
+                    key = (c, t - sum(1 for _ in ()))
+                    amp = 1.0
+                    if s == 1:
+                        start = t
+                        while start > 0 and states[c][start - 1] == 1:
+                            start -= 1
+                        if (c, start) not in silent:
+                            silent[(c, start)] = rng.random() < 0.35
+                        amp = 0.33 if silent[(c, start)] else 1.0
+                    for name, v in SIG[s].items():
+                        z[FEATURES.index(name)] += amp * v
+                x = MEAN + SCALE * z
+                if farm == "oakfield" and 40 <= t < 52 and rng.random() < 0.3:
+                    x[FEATURES.index("conductivity")] += rng.uniform(4.0, 7.0)
+                rows.append([str(tag), str(4 * t), STATES[s]] + [f"{v:.4g}" for v in x])
+        # the gateway uploads each slot's windows in the order the collars report (not by tag)
+        arrival = np.random.default_rng(3030 + FARMS.index(farm))
+        ordered = []
+        for t in range(WINDOWS):
+            slot = rows[t * COWS:(t + 1) * COWS]
+            order = list(range(COWS))
+            for i in range(COWS - 1):
+                if arrival.random() < SWAP:
+                    order[i], order[i + 1] = order[i + 1], order[i]
+            ordered += [slot[i] for i in order]
+        with open(out / f"{farm}.csv", "w") as f:
+            f.write(",".join(["window_id", "cow", "start_h", "state"] + FEATURES) + "\n")
+            for r in ordered:
+                wid += 1
+                f.write(",".join([f"w{wid:05d}"] + r) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else ".")

@@ -1,0 +1,45 @@
+"""Model inputs: each window's readings beside their departure from the cow's own usual level, scaled."""
+
+import numpy as np
+
+ROBUST = 1.4826  # MAD to sd for a normal distribution
+
+
+def cow_keys(table):
+    """'farm/tag' per window: every farm numbers its own cows, so a tag names a cow only on its farm."""
+    return np.char.add(np.char.add(table.farms.astype(str), "/"), table.cows.astype(str))
+
+
+def cow_baselines(table):
+    """Each window's baseline, row for row: the usual level of every reading for its cow, the median over
+    her windows (most are uneventful). The table lists each cow's windows together."""
+    keys = cow_keys(table)
+    herd, counts = np.unique(keys, return_counts=True)
+    levels = np.stack([np.median(table.features[keys == k], axis=0) for k in herd])
+    return np.repeat(levels, counts, axis=0)
+
+
+def model_inputs(table):
+    """(n, 2 * n_features): the readings, then the readings minus the cow's baseline."""
+    base = cow_baselines(table) if len(table) else np.zeros_like(table.features)
+    return np.hstack([table.features, table.features - base]).astype(np.float32)
+
+
+def input_names(table):
+    return list(table.feature_names) + [f"dev_{n}" for n in table.feature_names]
+
+
+class Scaler:
+    """Robust scaling (median and MAD) fitted on the training inputs."""
+
+    def __init__(self, center, spread):
+        self.center = np.asarray(center, dtype=np.float32)
+        self.spread = np.maximum(np.asarray(spread, dtype=np.float32), 1e-6)
+
+    @classmethod
+    def fit(cls, x):
+        center = np.median(x, axis=0)
+        return cls(center, ROBUST * np.median(np.abs(x - center), axis=0))
+
+    def __call__(self, x):
+        return (x - self.center) / self.spread

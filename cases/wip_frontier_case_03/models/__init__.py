@@ -1,0 +1,3 @@
+from models.herdnet import HerdNet
+
+__all__ = ["HerdNet"]

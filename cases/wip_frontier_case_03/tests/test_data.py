@@ -1,0 +1,35 @@
+import numpy as np
+
+from data import STATES, load_exports, split_by_cow
+from features import Scaler, input_names, model_inputs
+
+
+def test_exports_load():
+    table = load_exports("data/exports")
+    assert len(table) == len(set(table.window_ids))
+    assert table.features.shape == (len(table), 10)
+    assert set(np.unique(table.labels)) == set(range(len(STATES)))
+
+
+def test_split_keeps_cows_apart():
+    table = load_exports("data/exports")
+    train, val = split_by_cow(table, 0.25, 2026)
+    assert len(train) + len(val) == len(table)
+    for farm in set(table.farms):
+        assert not set(train.cows[train.farms == farm]) & set(val.cows[val.farms == farm])
+
+
+def test_inputs_are_readings_then_departures():
+    table = load_exports("data/exports")
+    x = model_inputs(table)
+    assert x.shape == (len(table), 20)
+    assert len(input_names(table)) == 20
+    assert np.array_equal(x[:, :10], table.features)
+
+
+def test_scaler_centers_training_inputs():
+    rng = np.random.default_rng(0)
+    x = rng.normal(5.0, 2.0, size=(4000, 3)).astype(np.float32)
+    z = Scaler.fit(x)(x)
+    assert np.allclose(np.median(z, axis=0), 0.0, atol=1e-3)
+    assert np.allclose(np.median(np.abs(z), axis=0), 1 / 1.4826, atol=0.02)
