@@ -1,11 +1,9 @@
-"""frontier_case_15, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_15-98169ede956ba894
+"""frontier_case_08, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_08-3c7e1f09a2d45b68
 
 Calls the agent's code only through config.load_config("configs/season26.toml", [train.seed=s]) and
-train.run(cfg), the README's `python train.py`, with sampling.build_train_loader wrapped (on the sampling
-module and on every workspace module that holds the same function) so the labels of every batch the
-training loader yields are recorded. A global forward pre-hook snapshots the parameters of the first module
-run forward in training mode with gradients on (the model, at its first training step); the same module's
-parameters are recorded when run() returns, with what run() printed (families/orphaned_parameters.py).
+train.run(cfg), the README's `python train.py`, with a global optimizer step post-hook that records the
+global gradient norm every optimizer step applied, and what run() printed
+(families/unclipped_update.py).
 """
 
 import sys
@@ -15,8 +13,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
-from families.orphaned_parameters import run_recorded  # noqa: E402
-from verifylib import import_workspace_module, measure_main, require, workspace_holders  # noqa: E402
+from families.unclipped_update import run_recorded  # noqa: E402
+from verifylib import import_workspace_module, measure_main, require  # noqa: E402
 
 CONFIG = "configs/season26.toml"  # train.py's default --config
 
@@ -24,12 +22,7 @@ CONFIG = "configs/season26.toml"  # train.py's default --config
 def measure(seed, rec):
     config = import_workspace_module("config")
     train = import_workspace_module("train")
-    sampling = import_workspace_module("sampling")
-    load_config = require(config, "load_config")
-    run_fn = require(train, "run")
-    original = require(sampling, "build_train_loader")
-    holders = workspace_holders("build_train_loader", original)
-    run_recorded(rec, seed, load_config, run_fn, holders, "build_train_loader", original, CONFIG)
+    run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
 
 
 measure_main(measure)
