@@ -14,7 +14,7 @@ WINDOW_H = 6
 
 
 def zone_keys(table):
-    """'house/zone' for every window (each house's controller numbers its own zones)."""
+    """'house/zone' for every window, the key the summary tables are printed under."""
     return np.char.add(np.char.add(table.houses.astype(str), "/"), table.zones.astype(str))
 
 
