@@ -5,11 +5,17 @@ import torch
 from torch.utils.data import Dataset
 
 
+def zone_keys(table):
+    """Each house's controller numbers its own zones (Z01, Z02, ...): a zone is a (house, zone) pair."""
+    return np.char.add(np.char.add(table.houses.astype(str), "/"), table.zones.astype(str))
+
+
 def zone_order(table):
     """Row indices grouped by zone, each zone's windows in time order."""
+    keys = zone_keys(table)
     order = []
-    for zone in sorted(set(table.zones)):
-        rows = np.flatnonzero(table.zones == zone)
+    for key in sorted(set(keys)):
+        rows = np.flatnonzero(keys == key)
         order.append(rows[np.argsort(table.start_h[rows], kind="stable")])
     return np.concatenate(order)
 
@@ -17,7 +23,7 @@ def zone_order(table):
 def with_deltas(table, order):
     """[readings, readings - previous window's readings] for the rows in `order` (zone-grouped)."""
     x = table.features[order]
-    zones = table.zones[order]
+    zones = zone_keys(table)[order]
     delta = np.zeros_like(x)
     same = zones[1:] == zones[:-1]
     delta[1:][same] = x[1:][same] - x[:-1][same]

@@ -2,7 +2,7 @@ import numpy as np
 
 from data import STATES, load_exports, split_by_house
 from dataset import Standardizer, WindowDataset, zone_order, with_deltas
-from sampling import class_balanced_weights
+from sampling import balanced_weights
 
 
 def test_exports_load():
@@ -38,6 +38,8 @@ def test_dataset_rows_are_windows():
 
 def test_balanced_weights_equal_class_mass():
     labels = np.array([0, 0, 0, 1, 2, 2])
-    w = class_balanced_weights(labels, 3)
+    houses = np.array(["a", "a", "b", "a", "a", "b"])
+    w = balanced_weights(houses, labels, 3)
     assert np.isclose(w.sum(), 1.0)
     assert np.allclose([w[labels == c].sum() for c in range(3)], 1 / 3)
+    assert np.isclose(w[(labels == 0) & (houses == "a")].sum(), w[(labels == 0) & (houses == "b")].sum())
