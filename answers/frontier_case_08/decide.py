@@ -3,23 +3,22 @@
 Two independent defects. Layer A (trainer + callbacks): the GradientClip callback clips in on_step_end,
 which the Trainer calls after optimizer.step(), so every update applies the unclipped gradients (the
 clip rescales gradients already used, and the next step's zero_grad discards them); the storm windows'
-rare large gradients jolt AdamW's moments. Layer B (dataset): WindowDataset groups the windows by
-`zone` alone to compute each window's change since the zone's previous window, but every house's climate
-computer numbers its zones Z01-Z08 (data.load_exports keeps the house only as the file's stem), so the
-training table's three houses are merged into eight interleaved series and the change features of the
-training windows are differences between two houses; the valve-hunting state, which shows mostly as a
-swing from one window to the next, is learned from noise. Every run is the README's `python train.py` at
+rare large gradients jolt AdamW's moments. Layer B (sampling + dataset): build_train_loader computes the
+balanced draw weights (every state, and every house within a state, the same share) from the table's
+rows in the exports' order, while WindowDataset stores its rows regrouped by (house, zone) and time; the
+WeightedRandomSampler attaches weight i to dataset row i, so every weight belongs to another window and
+the epoch is drawn at the states' natural shares: the rare valve_hunting state is hardly learned. Every run is the README's `python train.py` at
 train.seed = s (10 epochs of 45 batches of 64). Checks per seed:
 
 - reported `readme_config_trains`, `every_step_seen` (>= 450 optimizer steps), `config_clips_at_readme_value`;
 - recomputed `every_update_clipped`: the largest global gradient norm any optimizer step applied is at
   most grad_clip (1.0) x (1 + 1e-4) (broken: 11-13; a lower learning rate or clip_grad_value_ leave it > 1);
-- reported `balanced_accuracy` >= 0.79 and `state_f1` (valve_hunting) >= 0.42 on the final printed lines
-  (broken 0.69-0.72 and 0.16-0.20; A fixed alone 0.73-0.75 and 0.23-0.24; both fixed 0.83-0.84 and 0.56-0.62).
+- reported `balanced_accuracy` >= 0.76 and `state_f1` (valve_hunting) >= 0.40 on the final printed lines
+  (broken 0.64-0.65 and 0.000; A fixed alone 0.66-0.68 and 0.10-0.22; both fixed 0.815-0.832 and 0.50-0.63).
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
-here, within 2e-4) and `readme_run_bal_acc` (>= 0.79).
+here, within 2e-4) and `readme_run_bal_acc` (>= 0.76).
 """
 
 import sys
@@ -34,7 +33,7 @@ from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
     "min_steps": 10 * 45, "grad_clip": 1.0, "clip_rtol": 1e-4,
-    "min_bal_acc": 0.79, "state": "valve_hunting", "min_state_f1": 0.42, "print_tol": 2e-4,
+    "min_bal_acc": 0.76, "state": "valve_hunting", "min_state_f1": 0.40, "print_tol": 2e-4,
 }
 
 

@@ -2,11 +2,12 @@
 
     python answers/frontier_case_08/make_data.py cases/frontier_case_08
 
-Writes data/exports/<apiary>.csv (the 2026 season: 4 apiaries x 8 hives x 120 six-hour windows, rows in
-export order = by window start across the apiary's hives) and pretrained/climnet_2025.npz (a backbone and a
-4-state head trained here on a 2025 season drawn from the same generator without the queenless state, plus
-the 2025 input statistics). Colony states persist over episodes; queenless differs from normal only by a
-small shift, so its recall depends on the training draw being class-balanced.
+Writes data/exports/<house>.csv (the 2026 season: 4 glasshouses x 8 zones x 120 six-hour windows, rows in
+export order = by window start across the house's zones) and pretrained/climnet_2025.npz (a backbone and a
+4-state head trained here on a 2025 season drawn from the same generator without the valve_hunting state and
+without storms, plus the 2025 input statistics). Zone states persist over episodes; valve_hunting (about 5%
+of windows) shows mostly as a window-to-window swing with a small level shift, so its recall depends on the
+training draw being balanced.
 """
 
 import sys
@@ -86,14 +87,14 @@ def season(seed, states_allowed, year):
 
 
 def to_arrays(files):
-    """(features with per-hive deltas, labels) in hive, time order: the pretraining's own featurisation."""
+    """(features with per-zone deltas, labels) in zone, time order: the pretraining's own featurisation."""
     xs, ys = [], []
     for rows in files.values():
-        by_hive = {}
+        by_zone = {}
         for r in rows:
-            by_hive.setdefault(r[1], []).append(r)
-        for hive in sorted(by_hive):
-            rs = sorted(by_hive[hive], key=lambda r: r[2])
+            by_zone.setdefault(r[1], []).append(r)
+        for zone in sorted(by_zone):
+            rs = sorted(by_zone[zone], key=lambda r: r[2])
             x = np.stack([r[4] for r in rs])
             d = np.vstack([np.zeros((1, x.shape[1])), np.diff(x, axis=0)])
             xs.append(np.hstack([x, d]))
@@ -105,8 +106,8 @@ def write_csv(path, rows):
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
         f.write("window_id,zone,start_h,state," + ",".join(FEATURES) + "\n")
-        for wid, hive, start, st, x in rows:
-            f.write(f"{wid},{hive},{start},{st}," + ",".join(f"{v:.4f}" for v in x) + "\n")
+        for wid, zone, start, st, x in rows:
+            f.write(f"{wid},{zone},{start},{st}," + ",".join(f"{v:.4f}" for v in x) + "\n")
 
 
 def pretrain(files, out):
