@@ -1,0 +1,101 @@
+"""Bug family: gradient clipping that does not clip the update (the clip runs after optimizer.step(), on
+gradients already applied, or on parameters the optimizer does not hold), with an outcome check on a
+per-state score.
+
+Measuring side (`run_recorded`): runs the case's training entry point at the README settings with a global
+optimizer step post-hook that records, for every step of every optimizer, the global L2 norm of the
+gradients the step has just applied (over the parameters of the optimizer's param groups; a step leaves
+.grad as it used it, and a post-hook runs after the optimizer's own pre-hooks), and the printed log.
+
+Deciding side (`decide_training`, `readme_checks`): recomputes from the recorded norms that every applied
+update was clipped, reads the final balanced accuracy and one state's F1 from the log, and compares the
+printed log of the README run with the measured seed-0 run.
+"""
+
+import contextlib
+import io
+import re
+
+from verifylib import logged_rows
+
+
+def run_recorded(rec, seed, load_config, run_fn, config_path):
+    import torch
+    from torch.optim.optimizer import register_optimizer_step_post_hook
+
+    norms = []
+
+    def post_hook(optimizer, args, kwargs):
+        grads = [p.grad.detach().float().reshape(-1) for g in optimizer.param_groups for p in g["params"]
+                 if p.grad is not None]
+        norms.append(float(torch.cat(grads).norm()) if grads else 0.0)
+
+    handle = register_optimizer_step_post_hook(post_hook)
+    out = io.StringIO()
+    try:
+        cfg = load_config(config_path, [f"train.seed={seed}"])
+        with contextlib.redirect_stdout(out):
+            run_fn(cfg)
+    finally:
+        handle.remove()
+    rec.put("stdout", out.getvalue())
+    rec.put("trained", True)
+    rec.put("grad_clip", float(cfg.train.grad_clip))
+    rec.save("norms", {"applied": torch.tensor(norms, dtype=torch.float64)})
+    rec.put("steps", len(norms))
+
+
+def _final_numbers(stdout, state):
+    lines = stdout.splitlines()
+    bal = re.search(r"balanced acc ([0-9.]+)", lines[-1] if lines else "")
+    f1 = re.search(rf"val F1 by state:.*\b{state} ([0-9.]+)", stdout)
+    return (float(bal.group(1)) if bal else float("nan"), float(f1.group(1)) if f1 else float("nan"))
+
+
+def decide_training(m, checks, s):
+    m.value("trained", bool)
+    checks.check("readme_config_trains", True, source="reported")
+    steps = m.value("steps", int)
+    checks.check("every_step_seen", steps >= s["min_steps"], value=steps, bound=f">= {s['min_steps']} optimizer steps",
+                 source="reported")
+    clip = m.value("grad_clip", float)
+    checks.check("config_clips_at_readme_value", abs(clip - s["grad_clip"]) < 1e-9, value=clip,
+                 bound=f"== {s['grad_clip']} (train.grad_clip as the README's config sets it)", source="reported")
+    norms = m.tensors("norms", keys=["applied"])["applied"]
+    worst = float(norms.max()) if norms.numel() else float("inf")
+    limit = s["grad_clip"] * (1 + s["clip_rtol"])
+    checks.check("every_update_clipped", worst <= limit, value=worst,
+                 bound=f"<= {limit:.4f} (largest global gradient norm an optimizer step applied)",
+                 source="recomputed", limit=limit, sense="<")
+    bal, f1 = _final_numbers(m.value("stdout", str), s["state"])
+    checks.check("balanced_accuracy", bal >= s["min_bal_acc"], value=bal, bound=f">= {s['min_bal_acc']}",
+                 source="reported", limit=s["min_bal_acc"], sense=">")
+    checks.check("state_f1", f1 >= s["min_state_f1"], value=f1, bound=f">= {s['min_state_f1']} ({s['state']} F1)",
+                 source="reported", limit=s["min_state_f1"], sense=">")
+
+
+def readme_checks(run, measured, checks, s):
+    ok = run.get("exit_code") == 0 and not run.get("timed_out")
+    checks.check("readme_run_exit_ok", ok, value=run.get("exit_code"), source="readme_run")
+    first = measured.get(0) or measured[min(measured)]
+    try:
+        mine = first.value("stdout", str)
+    except Exception:  # noqa: BLE001 - a malformed record fails the comparison
+        mine = ""
+    printed, expected = logged_rows(run.get("stdout", "")), logged_rows(mine)
+    fields = ("val acc", "val bal acc", "val loss")
+    diff = float("inf")
+    if printed and set(printed) == set(expected):
+        diff = max(abs(printed[k].get(f, float("nan")) - expected[k].get(f, float("nan")))
+                   for k in expected for f in fields)
+        diff = float("inf") if diff != diff else diff
+    bal_p, f1_p = _final_numbers(run.get("stdout", ""), s["state"])
+    bal_m, f1_m = _final_numbers(mine, s["state"])
+    final_diff = max(abs(bal_p - bal_m), abs(f1_p - f1_m))
+    final_diff = float("inf") if final_diff != final_diff else final_diff
+    worst = max(diff, final_diff)
+    checks.check("readme_run_matches_measured_training", worst <= s["print_tol"], value=worst,
+                 bound=f"<= {s['print_tol']} (every epoch row and the final line of the README run equal the measured seed-0 run)",
+                 source="readme_run", limit=s["print_tol"], sense="<")
+    checks.check("readme_run_bal_acc", ok and bal_p >= s["min_bal_acc"], value=bal_p, bound=f">= {s['min_bal_acc']}",
+                 source="readme_run")

@@ -1,0 +1,155 @@
+"""wip_frontier_case_08: how the case's data were generated (hidden; never reaches the agent).
+
+    python answers/wip_frontier_case_08/make_data.py cases/wip_frontier_case_08
+
+Writes data/exports/<house>.csv (the 2026 season: 4 glasshouses x 8 zones x 120 six-hour windows, rows in
+export order = by window start across the house's zones) and pretrained/climnet_2025.npz (a backbone and a
+4-state head trained here on a 2025 season drawn from the same generator without the valve_hunting state and
+without storms, plus the 2025 input statistics). Zone states persist over episodes; valve_hunting (about 5%
+of windows) shows mostly as a window-to-window swing with a small level shift, so its recall depends on the
+training draw being balanced.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+STATES = ["normal", "heating_fault", "vent_stuck", "screen_fault", "valve_hunting"]
+PREVALENCE = [0.46, 0.17, 0.15, 0.13, 0.09]
+FEATURES = ["air_temp", "leaf_temp", "rh", "vpd", "co2_ppm", "par", "pipe_temp", "supply_temp", "return_temp",
+            "heat_valve", "vent_lee", "vent_wind", "screen_pos", "fan_ratio", "substrate_wc", "drain_ec",
+            "irrigation_ml", "outside_temp", "outside_rad", "wind_speed"]
+HOUSES = {"north-bay": "NB", "south-bay": "SB", "east-range": "ER", "west-range": "WR"}
+ZONES, WINDOWS = 8, 120
+SHIFT = {1: 0.85, 2: 0.75, 3: 0.8, 4: 0.2}
+HUNT = 0.8          # valve hunting: readings swing up and down from one window to the next
+HUNT_MISSED = 0.2    # hunting windows the growers' walk-round log still has as normal
+STORM = {2026: 0.012}  # windows in a storm front (none in 2025): weather inputs far outside the usual range
+SEASON_SHIFT = {2026: {"outside_temp": 0.9, "rh": -0.7}}  # a warmer, drier spring than 2025
+
+
+def prototypes():
+    rng = np.random.default_rng(7)
+    protos = np.zeros((len(STATES), len(FEATURES)))
+    for c, scale in SHIFT.items():
+        v = rng.normal(0, 1, len(FEATURES))
+        protos[c] = scale * v / np.sqrt((v ** 2).mean())
+    v = rng.normal(0, 1, len(FEATURES))
+    hunt = HUNT * v / np.sqrt((v ** 2).mean())
+    return protos, hunt
+
+
+def season(seed, states_allowed, year):
+    rng = np.random.default_rng(seed)
+    protos, hunt = prototypes()
+    prev = np.array([PREVALENCE[s] for s in states_allowed])
+    prev = prev / prev.sum()
+    files = {}
+    season_shift = np.zeros(len(FEATURES))
+    for name, v in SEASON_SHIFT.get(year, {}).items():
+        season_shift[FEATURES.index(name)] = v
+    weather = [FEATURES.index(n) for n in ("outside_temp", "outside_rad", "wind_speed", "vent_lee", "vent_wind")]
+    for house, code in HOUSES.items():
+        house_off = rng.normal(0, 0.45, len(FEATURES))
+        phase = int(rng.integers(0, 6))
+        rows = []
+        for z in range(ZONES):
+            zone = f"Z{z + 1:02d}"
+            zone_off = rng.normal(0, 0.5, len(FEATURES))
+            t, state = 0, None
+            noise = rng.normal(0, 1, len(FEATURES))
+            while t < WINDOWS:
+                state = states_allowed[rng.choice(len(prev), p=prev)]
+                length = 1 + rng.geometric(1 / 10)
+                sign = 1.0
+                for _ in range(length):
+                    if t >= WINDOWS:
+                        break
+                    noise = 0.6 * noise + 0.8 * rng.normal(0, 1, len(FEATURES))
+                    x = house_off + zone_off + protos[state] + noise + season_shift
+                    if STATES[state] == "valve_hunting":
+                        x = x + sign * hunt
+                        sign = -sign
+                    if rng.random() < STORM.get(year, 0.0):
+                        x[weather] += rng.choice([-1, 1], len(weather)) * rng.uniform(40, 80, len(weather))
+                    label = STATES[state]
+                    if label == "valve_hunting" and rng.random() < HUNT_MISSED:
+                        label = "normal"
+                    rows.append((t * 6 + phase, zone, label, x))
+                    t += 1
+        rows.sort(key=lambda r: (r[0], r[1]))
+        files[house] = [(f"{code}{year % 100}-{i:05d}", zone, start, st, x)
+                        for i, (start, zone, st, x) in enumerate(rows)]
+    return files
+
+
+def to_arrays(files):
+    """(features with per-zone deltas, labels) in zone, time order: the pretraining's own featurisation."""
+    xs, ys = [], []
+    for rows in files.values():
+        by_zone = {}
+        for r in rows:
+            by_zone.setdefault(r[1], []).append(r)
+        for zone in sorted(by_zone):
+            rs = sorted(by_zone[zone], key=lambda r: r[2])
+            x = np.stack([r[4] for r in rs])
+            d = np.vstack([np.zeros((1, x.shape[1])), np.diff(x, axis=0)])
+            xs.append(np.hstack([x, d]))
+            ys += [STATES.index(r[3]) for r in rs]
+    return np.vstack(xs), np.array(ys)
+
+
+def write_csv(path, rows):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as f:
+        f.write("window_id,zone,start_h,state," + ",".join(FEATURES) + "\n")
+        for wid, zone, start, st, x in rows:
+            f.write(f"{wid},{zone},{start},{st}," + ",".join(f"{v:.4f}" for v in x) + "\n")
+
+
+def pretrain(files, out):
+    x, y = to_arrays(files)
+    mean, std = x.mean(0), x.std(0)
+    xt = torch.tensor((x - mean) / std, dtype=torch.float32)
+    yt = torch.tensor(y)
+    torch.manual_seed(2025)
+    backbone = nn.Sequential(nn.Linear(40, 96), nn.GELU(), nn.Dropout(0.1), nn.Linear(96, 96), nn.GELU(), nn.Dropout(0.1),
+                             nn.Linear(96, 64), nn.GELU())
+    head = nn.Linear(64, 4)
+    params = list(backbone.parameters()) + list(head.parameters())
+    opt = torch.optim.AdamW(params, lr=2e-3, weight_decay=1e-2)
+    g = torch.Generator().manual_seed(0)
+    for epoch in range(12):
+        perm = torch.randperm(len(xt), generator=g)
+        for i in range(0, len(xt), 64):
+            b = perm[i:i + 64]
+            loss = nn.functional.cross_entropy(head(backbone(xt[b])), yt[b])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    backbone.eval()
+    with torch.no_grad():
+        acc = (head(backbone(xt)).argmax(1) == yt).float().mean().item()
+    print(f"pretraining accuracy (2025, 4 states) {acc:.3f}")
+    arrays = {f"backbone.{k}": v.numpy() for k, v in backbone.state_dict().items()}
+    arrays.update({f"head.{k}": v.numpy() for k, v in head.state_dict().items()})
+    arrays["input_mean"] = mean.astype(np.float32)
+    arrays["input_std"] = std.astype(np.float32)
+    arrays["classes"] = np.array(STATES[:4])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out, **arrays)
+
+
+def main(case_dir):
+    case = Path(case_dir)
+    files = season(2026, [0, 1, 2, 3, 4], 2026)
+    for house, rows in files.items():
+        write_csv(case / "data" / "exports" / f"{house}.csv", rows)
+    pretrain(season(2025, [0, 1, 2, 3], 2025), case / "pretrained" / "climnet_2025.npz")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "cases/wip_frontier_case_08")

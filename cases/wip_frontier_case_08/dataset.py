@@ -1,0 +1,54 @@
+"""Model inputs: each window's readings and their change since the zone's previous window, standardized."""
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+def zone_keys(table):
+    """Each house's controller numbers its own zones (Z01, Z02, ...): a zone is a (house, zone) pair."""
+    return np.char.add(np.char.add(table.houses.astype(str), "/"), table.zones.astype(str))
+
+
+def zone_order(table):
+    """Row indices grouped by zone, each zone's windows in time order."""
+    keys = zone_keys(table)
+    order = []
+    for key in sorted(set(keys)):
+        rows = np.flatnonzero(keys == key)
+        order.append(rows[np.argsort(table.start_h[rows], kind="stable")])
+    return np.concatenate(order)
+
+
+def with_deltas(table, order):
+    """[readings, readings - previous window's readings] for the rows in `order` (zone-grouped)."""
+    x = table.features[order]
+    zones = zone_keys(table)[order]
+    delta = np.zeros_like(x)
+    same = zones[1:] == zones[:-1]
+    delta[1:][same] = x[1:][same] - x[:-1][same]
+    return np.hstack([x, delta])
+
+
+class Standardizer:
+    def __init__(self, mean, std):
+        self.mean = np.asarray(mean, dtype=np.float32)
+        self.std = np.maximum(np.asarray(std, dtype=np.float32), 1e-6)
+
+    def __call__(self, x):
+        return (x - self.mean) / self.std
+
+
+class WindowDataset(Dataset):
+    def __init__(self, table, standardizer):
+        order = zone_order(table)
+        self.window_ids = table.window_ids[order]
+        self.zones = table.zones[order]
+        self.x = torch.from_numpy(standardizer(with_deltas(table, order)).astype(np.float32))
+        self.y = torch.from_numpy(table.labels[order])
+
+    def __len__(self):
+        return len(self.y)
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
