@@ -2,31 +2,28 @@
 
 import numpy as np
 import torch
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import DataLoader
 
 from dataset import PassDataset
 
 
-class TrainingPasses(Dataset):
+class TrainingPasses(PassDataset):
     """The training split as (x, y, w) examples, checked once when built."""
 
     def __init__(self, table, standardizer):
         if len(np.unique(table.pass_ids)) != len(table):
             raise ValueError("duplicate pass ids in the training split")
+        super().__init__(table, standardizer)
+        if not torch.isfinite(self.x).all():
+            raise ValueError("non-finite model inputs after standardizing")
         self.w = torch.as_tensor(table.weights, dtype=torch.float32)
         if not (self.w > 0).all():
             raise ValueError("training passes with a zero loss weight")
-        passes = PassDataset(table, standardizer)
-        if not torch.isfinite(passes.x).all():
-            raise ValueError("non-finite model inputs after standardizing")
-        self.x, self.y, self.pass_ids = passes.x, passes.y, passes.pass_ids
         self.class_counts = np.bincount(self.y.numpy(), minlength=len(table.classes))
 
-    def __len__(self):
-        return len(self.y)
-
     def __getitem__(self, i):
-        return self.x[i], self.y[i], self.w[i]
+        x, y = super().__getitem__(i)
+        return x, y, self.w[i]
 
 
 def build_train_loader(table, standardizer, cfg, seed):
