@@ -4,8 +4,8 @@ Two independent defects. Layer A (models/wheelnet.py): WheelNet.adapt_to_labels,
 after load_pretrained has filled the model with the 2025 weights, builds the new 5-condition head and then
 runs self.apply(self._init_weights), which re-initializes every nn.Linear of the model (normal, std 0.02,
 zero bias): the backbone's two pretrained Linear layers are reset and only the PairedEmbedding (not an
-nn.Linear) keeps its 2025 weights. Layer B (sampling.py + dataset.py): build_train_loader attaches
-table.label_weights() (one loss weight per pass, by where its label came from, in the exports' row order) by
+nn.Linear) keeps its 2025 weights. Layer B (sampling.py + dataset.py): TrainingPasses attaches
+table.weights (one loss weight per pass, by where its label came from, in the exports' row order) by
 position to PassDataset, whose constructor regroups the passes by wagon and time for the per-wagon deltas,
 so every weight belongs to another pass. Every run is the README's `python train.py` at train.seed = s
 (10 epochs of 45 batches of 64). Checks per seed:

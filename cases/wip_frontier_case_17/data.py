@@ -21,6 +21,7 @@ class PassTable:
     sources: np.ndarray
     features: np.ndarray          # (n, n_features) float32, detector units after the site's scaling
     labels: np.ndarray            # (n,) int64 index into classes
+    weights: np.ndarray           # (n,) float32 loss weight of each pass, from its label's source
     feature_names: tuple
     classes: tuple = CONDITIONS
 
@@ -31,14 +32,10 @@ class PassTable:
         index = np.asarray(index)
         return PassTable(self.pass_ids[index], self.wagons[index], self.sites[index], self.pass_h[index],
                          self.sources[index], self.features[index], self.labels[index],
-                         self.feature_names, self.classes)
+                         self.weights[index], self.feature_names, self.classes)
 
     def counts(self):
         return np.bincount(self.labels, minlength=len(self.classes))
-
-    def label_weights(self):
-        """Per-pass loss weights: how far each pass's label can be trusted, by where it came from."""
-        return np.array([LABEL_CONFIDENCE[s] for s in self.sources], dtype=np.float32)
 
 
 def read_export(path):
@@ -78,7 +75,8 @@ def load_exports(export_dir="data/exports"):
         sources += [r[4] for r in rows]
         feats.append(f)
     return PassTable(np.array(ids), np.array(wagons), np.array(sites), np.array(hours, dtype=np.int64),
-                     np.array(sources), np.vstack(feats), np.array(labels, dtype=np.int64), names)
+                     np.array(sources), np.vstack(feats), np.array(labels, dtype=np.int64),
+                     np.array([LABEL_CONFIDENCE[s] for s in sources], dtype=np.float32), names)
 
 
 def split_by_wagon(table, val_fraction, seed):
