@@ -1,6 +1,8 @@
 import numpy as np
 
-from catalog import load_exports
+from pathlib import Path
+
+from catalog import load_exports, read_export
 from response import StationResponse, read_stations
 
 
@@ -13,17 +15,17 @@ def test_epochs_sorted_and_complete():
 
 
 def test_each_record_uses_its_epoch():
-    table = load_exports("data/exports")
-    resp = StationResponse(table, "data/stations.csv")
+    resp = StationResponse("data/stations.csv", "data/exports")
     epochs = read_stations("data/stations.csv")
-    for i in [0, len(table) // 2, len(table) - 1]:
-        rows = [r for r in epochs[table.stations[i]] if r[0] <= table.t_hours[i]]
+    records = [r for p in sorted(Path("data/exports").glob("*.csv")) for r in read_export(p)[1]]
+    assert len(records) == len(resp)
+    for i in [0, len(records) // 2, len(records) - 1]:
+        rows = [e for e in epochs[records[i][1]] if e[0] <= float(records[i][2])]
         assert abs(resp.log_sensitivity[i] - rows[-1][1]) < 1e-6
 
 
 def test_shape_is_checked():
-    table = load_exports("data/exports")
-    resp = StationResponse(table, "data/stations.csv")
+    resp = StationResponse("data/stations.csv", "data/exports")
     try:
         resp(np.zeros((3, 16)))
     except ValueError:
