@@ -1,8 +1,6 @@
 import numpy as np
 
-from pathlib import Path
-
-from catalog import load_exports, read_export
+from catalog import load_exports
 from response import StationResponse, read_stations
 
 
@@ -17,11 +15,10 @@ def test_epochs_sorted_and_complete():
 def test_each_record_uses_its_epoch():
     resp = StationResponse("data/stations.csv", "data/exports")
     epochs = read_stations("data/stations.csv")
-    records = [r for p in sorted(Path("data/exports").glob("*.csv")) for r in read_export(p)[1]]
-    assert len(records) == len(resp)
-    for i in [0, len(records) // 2, len(records) - 1]:
-        rows = [e for e in epochs[records[i][1]] if e[0] <= float(records[i][2])]
-        assert abs(resp.log_sensitivity[i] - rows[-1][1]) < 1e-6
+    table = load_exports("data/exports")
+    assert len(resp) == len(table)
+    expected = [[e for e in epochs[s] if e[0] <= t][-1][1] for s, t in zip(table.stations, table.t_hours)]
+    assert np.allclose(np.sort(resp.log_sensitivity), np.sort(np.array(expected, dtype=np.float32)))
 
 
 def test_shape_is_checked():
