@@ -50,7 +50,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     cfg = load_config(args.config)
     table = load_exports(cfg.data.export_dir)
-    ds = RecordDataset(table, StationResponse(cfg.data.stations, cfg.data.export_dir))
+    ds = RecordDataset(table, StationResponse(table, cfg.data.stations))
     model = load_model(args.checkpoint, ds.x.shape[1], table.classes, cfg)
     with torch.no_grad():
         pred = model(ds.x).argmax(1).numpy()

@@ -5,11 +5,8 @@ digitizer or gain changed has one row per epoch, and each record uses the epoch 
 """
 
 import csv
-from pathlib import Path
 
 import numpy as np
-
-from catalog import read_export
 
 
 def read_stations(path):
@@ -23,30 +20,23 @@ def read_stations(path):
 
 
 class StationResponse:
-    """The sensitivity of every exported record, looked up once, station file by station file; calling it
-    on the catalog's band energies (in counts) returns them in log10 nm/s."""
+    """The sensitivity of every record of a table, looked up once, station by station; calling it on that
+    table's band energies (in counts) returns them in log10 nm/s."""
 
-    def __init__(self, path, export_dir="data/exports"):
+    def __init__(self, table, path):
         epochs = read_stations(path)
+        missing = sorted(set(table.stations) - set(epochs))
+        if missing:
+            raise KeyError(f"no response for stations {missing} in {path}")
         parts = []
-        for export in sorted(Path(export_dir).glob("*.csv")):
-            _, rows, _ = read_export(export)
-            stations = np.array([r[1] for r in rows])
-            t_hours = np.array([float(r[2]) for r in rows])
-            sens = np.empty(len(rows), dtype=np.float32)
-            for station in np.unique(stations):
-                if station not in epochs:
-                    raise KeyError(f"no response for station {station} in {path}")
-                rows_s = epochs[station]
-                mine = np.flatnonzero(stations == station)
-                starts = np.array([r[0] for r in rows_s])
-                if t_hours[mine].min() < starts[0]:
-                    raise ValueError(f"{station}: records before its first response epoch")
-                which = np.searchsorted(starts, t_hours[mine], side="right") - 1
-                sens[mine] = np.array([r[1] for r in rows_s], dtype=np.float32)[which]
-            parts.append(sens)
-        if not parts:
-            raise FileNotFoundError(f"no exports in {export_dir}")
+        for station in sorted(set(table.stations)):
+            rows = epochs[station]
+            t = table.t_hours[table.stations == station]
+            starts = np.array([r[0] for r in rows])
+            if t.min() < starts[0]:
+                raise ValueError(f"{station}: records before its first response epoch")
+            which = np.searchsorted(starts, t, side="right") - 1
+            parts.append(np.array([r[1] for r in rows], dtype=np.float32)[which])
         self.log_sensitivity = np.concatenate(parts)
         self.stations = tuple(sorted(epochs))
 

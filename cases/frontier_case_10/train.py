@@ -32,7 +32,7 @@ def seed_everything(seed):
 def build_datasets(table, cfg):
     """The catalog's records split at random into training and validation (fixed by data.split_seed);
     training reads its records through the augmentation, validation reads them as they are."""
-    response = StationResponse(cfg.data.stations, cfg.data.export_dir)
+    response = StationResponse(table, cfg.data.stations)
     a = cfg.augment
     full = RecordDataset(table, response, transform=BandJitter(a.band_noise, a.level_shift, a.tilt))
     n_val = int(round(cfg.data.val_fraction * len(full)))

@@ -13,16 +13,17 @@ def test_epochs_sorted_and_complete():
 
 
 def test_each_record_uses_its_epoch():
-    resp = StationResponse("data/stations.csv", "data/exports")
-    epochs = read_stations("data/stations.csv")
     table = load_exports("data/exports")
+    resp = StationResponse(table, "data/stations.csv")
+    epochs = read_stations("data/stations.csv")
     assert len(resp) == len(table)
     expected = [[e for e in epochs[s] if e[0] <= t][-1][1] for s, t in zip(table.stations, table.t_hours)]
     assert np.allclose(np.sort(resp.log_sensitivity), np.sort(np.array(expected, dtype=np.float32)))
 
 
 def test_shape_is_checked():
-    resp = StationResponse("data/stations.csv", "data/exports")
+    table = load_exports("data/exports")
+    resp = StationResponse(table, "data/stations.csv")
     try:
         resp(np.zeros((3, 16)))
     except ValueError:
