@@ -54,7 +54,7 @@ def main(argv=None):
     model = load_model(args.checkpoint, ds.x.shape[1], table.classes, cfg)
     with torch.no_grad():
         pred = model(ds.x).argmax(1).numpy()
-    t = np.sort(table.t_hours)
+    t = table.t_hours
     proposed = day_counts(pred, t, table.classes, args.day)
     confirmed = day_counts(ds.y.numpy(), t, table.classes, args.day)
     print(f"day {args.day}: proposed {proposed} -> {level_for(proposed, table.classes)}")

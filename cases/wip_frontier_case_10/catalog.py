@@ -12,7 +12,7 @@ META = ("record_id", "station", "t_hours", "label")
 
 @dataclass
 class RecordTable:
-    """One row per picked record, in the exports' order."""
+    """One row per picked record."""
     record_ids: np.ndarray
     stations: np.ndarray
     t_hours: np.ndarray
@@ -46,7 +46,8 @@ def read_export(path):
 
 
 def load_exports(export_dir="data/exports"):
-    """Every station's export, concatenated in file-name order."""
+    """Every station's export merged into one network catalog, in pick-time order (ties keep the
+    exports' order): the order the analysts work through the picks, and the one the gap feature needs."""
     paths = sorted(Path(export_dir).glob("*.csv"))
     if not paths:
         raise FileNotFoundError(f"no exports in {export_dir}")
@@ -64,5 +65,6 @@ def load_exports(export_dir="data/exports"):
         times += [float(r[2]) for r in rows]
         labels += [CLASSES.index(r[3]) for r in rows]
         bands.append(b)
-    return RecordTable(np.array(ids), np.array(stations), np.array(times, dtype=np.float64),
-                       np.vstack(bands), np.array(labels, dtype=np.int64), names)
+    table = RecordTable(np.array(ids), np.array(stations), np.array(times, dtype=np.float64),
+                        np.vstack(bands), np.array(labels, dtype=np.int64), names)
+    return table.take(np.argsort(table.t_hours, kind="stable"))

@@ -6,11 +6,6 @@ import torch
 from torch.utils.data import Dataset
 
 
-def chronological(table):
-    """Row indices in pick-time order across all stations (ties keep the exports' order)."""
-    return np.argsort(table.t_hours, kind="stable")
-
-
 def network_gaps(t_hours):
     """log10 of the hours since the previous pick on the network, for times in ascending order."""
     gaps = np.diff(t_hours, prepend=t_hours[0] - 1.0)
@@ -22,16 +17,15 @@ class RecordDataset(Dataset):
     record is read (the training augmentation); evaluation reads them as they are."""
 
     def __init__(self, table, response, transform=None):
-        order = chronological(table)
-        self.record_ids = table.record_ids[order]
-        self.stations = table.stations[order]
+        self.record_ids = table.record_ids
+        self.stations = table.stations
         self.classes = table.classes
-        bands = response(table.bands[order])
-        x = np.hstack([bands, network_gaps(table.t_hours[order])[:, None]])
+        bands = response(table.bands)
+        x = np.hstack([bands, network_gaps(table.t_hours)[:, None]])
         self.mean = x.mean(axis=0)
         self.std = np.maximum(x.std(axis=0), 1e-6)
         self.x = torch.from_numpy(((x - self.mean) / self.std).astype(np.float32))
-        self.y = torch.from_numpy(table.labels[order])
+        self.y = torch.from_numpy(table.labels)
         self.n_bands = bands.shape[1]
         self.transform = transform
 

@@ -20,25 +20,24 @@ def read_stations(path):
 
 
 class StationResponse:
-    """The sensitivity of every record of a table, looked up once; calling it on that table's band
-    energies (in counts) returns them in log10 nm/s."""
+    """The sensitivity of every record of a table, looked up once, station by station; calling it on that
+    table's band energies (in counts) returns them in log10 nm/s."""
 
     def __init__(self, table, path):
         epochs = read_stations(path)
         missing = sorted(set(table.stations) - set(epochs))
         if missing:
             raise KeyError(f"no response for stations {missing} in {path}")
-        sens = np.empty(len(table), dtype=np.float32)
-        for station, rows in epochs.items():
-            mine = np.flatnonzero(table.stations == station)
-            if len(mine) == 0:
-                continue
+        parts = []
+        for station in sorted(set(table.stations)):
+            rows = epochs[station]
+            t = table.t_hours[table.stations == station]
             starts = np.array([r[0] for r in rows])
-            if table.t_hours[mine].min() < starts[0]:
+            if t.min() < starts[0]:
                 raise ValueError(f"{station}: records before its first response epoch")
-            which = np.searchsorted(starts, table.t_hours[mine], side="right") - 1
-            sens[mine] = np.array([r[1] for r in rows], dtype=np.float32)[which]
-        self.log_sensitivity = sens
+            which = np.searchsorted(starts, t, side="right") - 1
+            parts.append(np.array([r[1] for r in rows], dtype=np.float32)[which])
+        self.log_sensitivity = np.concatenate(parts)
         self.stations = tuple(sorted(epochs))
 
     def __len__(self):
