@@ -408,6 +408,38 @@ def check_printed_rows_match_measured(checks: "Checks", rows: dict, m, fields: d
                         source="readme_run")
 
 
+def check_readme_log_equals_measured_stdout(checks: "Checks", run: dict, measured: dict, *, finals, tol: float,
+                                            fields=("val acc", "val bal acc", "val loss"), rows=None,
+                                            what="the final line"):
+    """The checks ``readme_run_exit_ok`` and ``readme_run_matches_measured_training`` for a case whose measuring
+    half records what ``train.run`` printed (``stdout``): the README's run exited cleanly, and every printed row's
+    ``fields`` (``rows``: a function stdout -> {key: {label: number}}, ``logged_rows`` unless given) and the
+    numbers ``finals(stdout)`` returns equal the measured seed-0 run's within ``tol`` (NaN is a mismatch).
+    Returns (the run exited cleanly, the README run's final numbers) for the case's own bounds on them."""
+    rows = rows or logged_rows
+    ok = run.get("exit_code") == 0 and not run.get("timed_out")
+    checks.check("readme_run_exit_ok", ok, value=run.get("exit_code"), source="readme_run")
+    first = measured.get(0) or measured[min(measured)]
+    try:
+        mine = first.value("stdout", str)
+    except Exception:  # noqa: BLE001 - a malformed record fails the comparison
+        mine = ""
+    printed, expected = rows(run.get("stdout", "")), rows(mine)
+    diff = float("inf")
+    if printed and set(printed) == set(expected):
+        diff = max(abs(printed[k].get(f, float("nan")) - expected[k].get(f, float("nan")))
+                   for k in expected for f in fields)
+        diff = float("inf") if diff != diff else diff
+    final_printed, final_measured = finals(run.get("stdout", "")), finals(mine)
+    final_diff = max(abs(a - b) for a, b in zip(final_printed, final_measured))
+    final_diff = float("inf") if final_diff != final_diff else final_diff
+    worst = max(diff, final_diff)
+    checks.check("readme_run_matches_measured_training", worst <= tol, value=worst,
+                 bound=f"<= {tol} (every epoch row and {what} of the README run equal the measured seed-0 run)",
+                 source="readme_run", limit=tol, sense="<")
+    return ok, final_printed
+
+
 def max_diff(a, b) -> float:
     """Largest absolute difference of two tensors (inf when their shapes differ or a value is NaN)."""
     if a.shape != b.shape:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "answers"))
-from verifylib import workspace_holders  # noqa: E402
+from verifylib import Checks, check_readme_log_equals_measured_stdout, workspace_holders  # noqa: E402
 
 
 @pytest.fixture
@@ -40,3 +40,55 @@ def test_excluded_modules_are_left_out(modules):
     original = modules["wh_data"].iterate_batches
     got = workspace_holders("iterate_batches", original, exclude=(modules["wh_data"],))
     assert [m.__name__ for m in got] == ["wh_train"]
+
+
+LOG = ("step 10 | epoch 1 | val loss 0.5000 | val acc 0.8000 | val bal acc 0.7000\n"
+       "step 20 | epoch 2 | val loss 0.4000 | val acc 0.8500 | val bal acc 0.7500\n"
+       "final: balanced acc 0.7500 | alarm 0.6000\n")
+
+
+class Recorded:
+    """A measured seed as decide sees it: what run() printed."""
+
+    def __init__(self, stdout):
+        self.stdout = stdout
+
+    def value(self, key, kind):
+        assert key == "stdout" and kind is str
+        return self.stdout
+
+
+def finals(stdout):
+    import re
+
+    got = re.search(r"balanced acc ([0-9.]+) \| alarm ([0-9.]+)", stdout)
+    return (float(got.group(1)), float(got.group(2))) if got else (float("nan"), float("nan"))
+
+
+def readme_rows(run_stdout, exit_code=0, measured_stdout=LOG):
+    checks = Checks()
+    ok, printed = check_readme_log_equals_measured_stdout(
+        checks, {"exit_code": exit_code, "stdout": run_stdout}, {0: Recorded(measured_stdout)}, finals=finals, tol=2e-4)
+    return ok, printed, {r["name"]: r for r in checks.rows}
+
+
+def test_readme_log_equal_to_the_measured_run_passes_and_returns_its_final_numbers():
+    ok, printed, rows = readme_rows(LOG)
+    assert ok and printed == (0.75, 0.6)
+    assert rows["readme_run_exit_ok"]["passed"] and rows["readme_run_matches_measured_training"]["passed"]
+
+
+def test_a_forged_epoch_row_or_final_line_fails_the_comparison():
+    _, _, rows = readme_rows(LOG.replace("val acc 0.8500", "val acc 0.9500"))
+    assert not rows["readme_run_matches_measured_training"]["passed"]
+    _, _, rows = readme_rows(LOG.replace("alarm 0.6000", "alarm 0.9000"))
+    assert not rows["readme_run_matches_measured_training"]["passed"]
+    _, _, rows = readme_rows(LOG.replace("final: balanced acc 0.7500 | alarm 0.6000\n", ""))
+    assert rows["readme_run_matches_measured_training"]["value"] == float("inf")
+
+
+def test_a_failed_run_or_a_missing_row_fails():
+    ok, _, rows = readme_rows(LOG, exit_code=1)
+    assert not ok and not rows["readme_run_exit_ok"]["passed"]
+    _, _, rows = readme_rows(LOG.splitlines(keepends=True)[0] + LOG.splitlines(keepends=True)[2])
+    assert not rows["readme_run_matches_measured_training"]["passed"]

@@ -16,7 +16,7 @@ import contextlib
 import io
 import re
 
-from verifylib import logged_rows
+from verifylib import check_readme_log_equals_measured_stdout
 
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
@@ -81,28 +81,8 @@ def decide_training(m, checks, s):
 
 
 def readme_checks(run, measured, checks, s):
-    ok = run.get("exit_code") == 0 and not run.get("timed_out")
-    checks.check("readme_run_exit_ok", ok, value=run.get("exit_code"), source="readme_run")
-    first = measured.get(0) or measured[min(measured)]
-    try:
-        mine = first.value("stdout", str)
-    except Exception:  # noqa: BLE001 - a malformed record fails the comparison
-        mine = ""
-    printed, expected = logged_rows(run.get("stdout", "")), logged_rows(mine)
-    fields = ("val acc", "val bal acc", "val loss")
-    diff = float("inf")
-    if printed and set(printed) == set(expected):
-        diff = max(abs(printed[k].get(f, float("nan")) - expected[k].get(f, float("nan")))
-                   for k in expected for f in fields)
-        diff = float("inf") if diff != diff else diff
-    acc_p, alert_p = final_numbers(run.get("stdout", ""), s["alert_label"])
-    acc_m, alert_m = final_numbers(mine, s["alert_label"])
-    final_diff = max(abs(acc_p - acc_m), abs(alert_p - alert_m))
-    final_diff = float("inf") if final_diff != final_diff else final_diff
-    worst = max(diff, final_diff)
-    checks.check("readme_run_matches_measured_training", worst <= s["print_tol"], value=worst,
-                 bound=f"<= {s['print_tol']} (every epoch row and the final line of the README run equal the measured seed-0 run)",
-                 source="readme_run", limit=s["print_tol"], sense="<")
+    ok, (acc_p, alert_p) = check_readme_log_equals_measured_stdout(
+        checks, run, measured, finals=lambda out: final_numbers(out, s["alert_label"]), tol=s["print_tol"])
     checks.check("readme_run_val_acc", ok and acc_p >= s["min_acc"], value=acc_p, bound=f">= {s['min_acc']}",
                  source="readme_run")
     checks.check("readme_run_alert_recall", ok and alert_p >= s["min_alert_recall"], value=alert_p,

@@ -16,7 +16,7 @@ import contextlib
 import io
 import re
 
-from verifylib import logged_rows
+from verifylib import check_readme_log_equals_measured_stdout
 
 
 def _clone(obj):
@@ -115,26 +115,8 @@ def decide_outcome(m, checks, s):
 
 
 def readme_checks(run, measured, checks, s):
-    ok = run.get("exit_code") == 0 and not run.get("timed_out")
-    checks.check("readme_run_exit_ok", ok, value=run.get("exit_code"), source="readme_run")
-    first = measured.get(0) or measured[min(measured)]
-    try:
-        mine = first.value("stdout", str)
-    except Exception:  # noqa: BLE001 - a malformed record fails the comparison
-        mine = ""
-    printed, expected = logged_rows(run.get("stdout", "")), logged_rows(mine)
-    diff = float("inf")
-    if printed and set(printed) == set(expected):
-        diff = max(abs(printed[k].get(f, float("nan")) - expected[k].get(f, float("nan")))
-                   for k in expected for f in ("val acc", "val loss"))
-        diff = float("inf") if diff != diff else diff
-    acc_p, cohort_p = final_numbers(run.get("stdout", ""), s["cohort_label"])
-    acc_m, cohort_m = final_numbers(mine, s["cohort_label"])
-    final_diff = max(abs(acc_p - acc_m), abs(cohort_p - cohort_m))
-    final_diff = float("inf") if final_diff != final_diff else final_diff
-    worst = max(diff, final_diff)
-    checks.check("readme_run_matches_measured_training", worst <= s["print_tol"], value=worst,
-                 bound=f"<= {s['print_tol']} (every epoch row and the final lines of the README run equal the measured seed-0 run)",
-                 source="readme_run", limit=s["print_tol"], sense="<")
+    ok, (acc_p, _) = check_readme_log_equals_measured_stdout(
+        checks, run, measured, finals=lambda out: final_numbers(out, s["cohort_label"]), tol=s["print_tol"],
+        fields=("val acc", "val loss"), what="the final lines")
     checks.check("readme_run_val_acc", ok and acc_p >= s["min_val_acc"], value=acc_p, bound=f">= {s['min_val_acc']}",
                  source="readme_run")

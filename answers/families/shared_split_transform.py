@@ -19,6 +19,8 @@ import hashlib
 import io
 import re
 
+from verifylib import check_readme_log_equals_measured_stdout
+
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
     import torch
@@ -193,25 +195,8 @@ def calibration_fit(x, truth):
 
 
 def readme_checks(run, measured, checks, s):
-    ok = run.get("exit_code") == 0 and not run.get("timed_out")
-    checks.check("readme_run_exit_ok", ok, value=run.get("exit_code"), source="readme_run")
-    first = measured.get(0) or measured[min(measured)]
-    try:
-        mine = first.value("stdout", str)
-    except Exception:  # noqa: BLE001 - a malformed record fails the comparison
-        mine = ""
-    printed, expected = epoch_rows(run.get("stdout", "")), epoch_rows(mine)
-    diff = float("inf")
-    if printed and set(printed) == set(expected):
-        diff = max(abs(printed[k].get(f, float("nan")) - expected[k].get(f, float("nan")))
-                   for k in expected for f in ("train loss", "val loss", "val acc"))
-        diff = float("inf") if diff != diff else diff
-    lp, rp = final_numbers(run.get("stdout", ""), s["class_label"])
-    lm, rm = final_numbers(mine, s["class_label"])
-    fd = max(abs(lp - lm), abs(rp - rm))
-    worst = max(diff, float("inf") if fd != fd else fd)
-    checks.check("readme_run_matches_measured_training", worst <= s["print_tol"], value=worst,
-                 bound=f"<= {s['print_tol']} (every epoch row and the final recall of the README run equal the measured seed-0 run)",
-                 source="readme_run", limit=s["print_tol"], sense="<")
+    ok, (lp, _) = check_readme_log_equals_measured_stdout(
+        checks, run, measured, finals=lambda out: final_numbers(out, s["class_label"]), tol=s["print_tol"],
+        fields=("train loss", "val loss", "val acc"), rows=epoch_rows, what="the final recall")
     checks.check("readme_run_val_loss", ok and lp <= s["max_val_loss"], value=lp, bound=f"<= {s['max_val_loss']}",
                  source="readme_run")

@@ -16,7 +16,7 @@ import contextlib
 import io
 import re
 
-from verifylib import logged_rows
+from verifylib import check_readme_log_equals_measured_stdout
 
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
@@ -75,27 +75,7 @@ def decide_training(m, checks, s):
 
 
 def readme_checks(run, measured, checks, s):
-    ok = run.get("exit_code") == 0 and not run.get("timed_out")
-    checks.check("readme_run_exit_ok", ok, value=run.get("exit_code"), source="readme_run")
-    first = measured.get(0) or measured[min(measured)]
-    try:
-        mine = first.value("stdout", str)
-    except Exception:  # noqa: BLE001 - a malformed record fails the comparison
-        mine = ""
-    printed, expected = logged_rows(run.get("stdout", "")), logged_rows(mine)
-    fields = ("val acc", "val bal acc", "val loss")
-    diff = float("inf")
-    if printed and set(printed) == set(expected):
-        diff = max(abs(printed[k].get(f, float("nan")) - expected[k].get(f, float("nan")))
-                   for k in expected for f in fields)
-        diff = float("inf") if diff != diff else diff
-    bal_p, f1_p = _final_numbers(run.get("stdout", ""), s["state"])
-    bal_m, f1_m = _final_numbers(mine, s["state"])
-    final_diff = max(abs(bal_p - bal_m), abs(f1_p - f1_m))
-    final_diff = float("inf") if final_diff != final_diff else final_diff
-    worst = max(diff, final_diff)
-    checks.check("readme_run_matches_measured_training", worst <= s["print_tol"], value=worst,
-                 bound=f"<= {s['print_tol']} (every epoch row and the final line of the README run equal the measured seed-0 run)",
-                 source="readme_run", limit=s["print_tol"], sense="<")
+    ok, (bal_p, _) = check_readme_log_equals_measured_stdout(
+        checks, run, measured, finals=lambda out: _final_numbers(out, s["state"]), tol=s["print_tol"])
     checks.check("readme_run_bal_acc", ok and bal_p >= s["min_bal_acc"], value=bal_p, bound=f">= {s['min_bal_acc']}",
                  source="readme_run")
