@@ -36,16 +36,35 @@ if not (HERE / "families").is_dir():  # in the repository, not the verifier's bu
 from families.orphaned_parameters import readme_checks  # noqa: E402
 from families.reinit_after_load import decide_training  # noqa: E402
 from verifylib import decide_main  # noqa: E402
+import torch  # noqa: E402
 
 SETTINGS = {
-    "n_classes": 5, "min_draws": 10 * 45 * 64, "pretrained_atol": 1e-6, "majority_class": 0,
-    "min_weight_ratio": 2.0, "expected_ratio": 3.5, "min_bal_acc": 0.74, "alarm_label": "built_up_tread",
-    "min_alarm_recall": 0.69, "print_tol": 2e-4,
+    "n_classes": 5, "min_draws": 5 * 45 * 64, "pretrained_atol": 1e-6, "majority_class": 0,
+    "min_weight_ratio": 2.0, "expected_ratio": 3.5, "min_bal_acc": 0.69, "alarm_label": "built_up_tread",
+    "min_alarm_recall": 0.0, "print_tol": 2e-4, "train_passes": 2880, "impact_atol": 1e-3,
+    "max_impact_mismatch": 0.002,
 }
 
 
 def decide(seed, m, checks):
     decide_training(m, checks, SETTINGS)
+    found = m.value("impact_columns_found", bool)
+    n = m.value("train_passes", int)
+    known = m.value("train_ids_known", bool)
+    checks.check("training_passes_complete", found and known and n == SETTINGS["train_passes"], value=n,
+                 bound=f"the training table holds the {SETTINGS['train_passes']} passes of the 24 training wagons, "
+                       "every one an export row, with the three impact features by name", source="recomputed")
+    d = m.tensors("impacts", keys=["got", "want"])
+    got, want = d["got"], d["want"]
+    bad = float("nan")
+    if got.shape == want.shape and got.numel():
+        off = ((got - want).abs() > SETTINGS["impact_atol"]).any(dim=1) | ~torch.isfinite(got).all(dim=1)
+        bad = float(off.double().mean())
+    checks.check("impact_features_by_revolution", bad <= SETTINGS["max_impact_mismatch"], value=bad,
+                 bound=f"share of training passes whose impact features differ by more than {SETTINGS['impact_atol']} "
+                       f"from a float64 recomputation from the export (revolution = floor(along / 2.89)) "
+                       f"<= {SETTINGS['max_impact_mismatch']}", source="recomputed",
+                 limit=SETTINGS["max_impact_mismatch"], sense="<")
 
 
 def readme(run, measured, checks):
