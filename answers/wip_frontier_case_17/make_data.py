@@ -24,9 +24,16 @@ FEATURES = [f"band_{f}hz" for f in (20, 40, 60, 80, 100, 125, 160, 200, 250, 315
     "peak_kn", "mean_kn", "crest", "kurtosis", "speed_kmh", "rail_temp", "axle_load_t", "noise_floor"]
 SITES = {"ashby-junction": "AJ", "kerrow-cutting": "KC", "lindel-bank": "LB", "stroud-viaduct": "SV"}
 WAGONS, PASSES = 8, 120
-SHIFT = {1: 0.85, 2: 0.7, 3: 0.8}
+SHIFT = {1: 0.7, 2: 0.7, 3: 0.8}
 SHOP_RATE = [0.08, 0.7, 0.7, 0.7, 0.75]       # share of each condition's passes confirmed at the shop
 WAYSIDE_WRONG = 0.3                            # wayside defect calls that name the wrong condition
+CIRC = 2.89                                    # wheel circumference (m), impacts.WHEEL_CIRCUMFERENCE_M
+ZONE = 3 * CIRC                                # length of the gauges' measuring zone (m)
+# where the axle counter's reference falls against the gauges: at three sites just before the zone, at the
+# viaduct (gauges mounted upstream of the counter, on the approach span) inside its first revolution
+AXLE_LEAD = {"ashby-junction": (0.05, 0.3), "kerrow-cutting": (0.05, 0.3), "lindel-bank": (0.05, 0.3),
+             "stroud-viaduct": (-2.7, -1.5)}
+NOISE_FLOOR_SITE = {"stroud-viaduct": 0.9}     # the viaduct's deck rings: the highest noise floor
 SEASON_SHIFT = {2026: {"speed_kmh": 0.8, "rail_temp": -0.7}}  # faster timetable, a cold spring
 
 
@@ -36,9 +43,38 @@ def prototypes():
     for c, scale in SHIFT.items():
         v = rng.normal(0, 1, len(FEATURES))
         protos[c] = scale * v / np.sqrt((v ** 2).mean())
+    protos[2] = protos[1]                      # flat and oval wheels load the bands alike; the impacts differ
     v = rng.normal(0, 1, len(FEATURES))
     protos[4] = 0.5 * protos[3] + 0.7 * v / np.sqrt((v ** 2).mean())
     return protos
+
+
+def impacts(rng, state, lead):
+    """One pass's impacts over the gauges: (positions from the record start, kN) and the axle reference."""
+    start = 1.0 + rng.uniform(0, 0.5)
+    axle = start - rng.uniform(*lead)
+    phase = rng.uniform(0, CIRC)
+    hits = []
+    if state == 1:                              # flat: once per revolution
+        hits += [(phase + k * CIRC, rng.normal(150, 30)) for k in range(3)]
+    elif state == 2:                            # oval: twice per revolution
+        hits += [(phase + k * CIRC / 2, rng.normal(150, 30)) for k in range(6)]
+    elif state == 3:                            # shelled: anywhere
+        hits += [(rng.uniform(0, ZONE), rng.normal(160, 30)) for _ in range(2 + rng.poisson(2))]
+    elif state == 4:                            # built-up tread: once per revolution, weaker, uneven
+        hits += [(phase + k * CIRC, rng.normal(140, 40)) for k in range(3) if rng.random() < 0.5]
+        hits += [(rng.uniform(0, ZONE), rng.normal(110, 30)) for _ in range(rng.poisson(1))]
+    hits += [(rng.uniform(0, ZONE), rng.normal(60, 12)) for _ in range(rng.poisson(0.3))]
+    out = []
+    for u, kn in hits:
+        u = (u + rng.normal(0, 0.03)) % ZONE
+        pos = round(start + u, 3)
+        along = pos - round(axle, 3)
+        if abs(along / CIRC - round(along / CIRC)) < 2e-3:   # keep clear of exact revolution edges
+            pos += 0.01
+        out.append((pos, max(kn, 20.0)))
+    out.sort()
+    return round(axle, 3), " ".join(f"{p:.3f}@{k:.1f}" for p, k in out)
 
 
 def season(seed, allowed, year):
@@ -52,6 +88,8 @@ def season(seed, allowed, year):
     files = {}
     for site, code in SITES.items():
         site_off = rng.normal(0, 0.3, len(FEATURES))
+        site_off[FEATURES.index("noise_floor")] += NOISE_FLOOR_SITE.get(site, 0.0)
+        irng = np.random.default_rng([seed, len(files)])
         rows = []
         for w in range(WAGONS):
             wagon = f"{code}-{w + 1:02d}"
@@ -72,16 +110,20 @@ def season(seed, allowed, year):
                     label = state
                     if source == "wayside" and state != 0 and rng.random() < WAYSIDE_WRONG:
                         label = int(rng.choice([c for c in allowed if c != state]))
-                    rows.append((hour, wagon, CONDITIONS[label], source, x))
+                    axle, hits = impacts(irng, state, AXLE_LEAD[site])
+                    rows.append((hour, wagon, CONDITIONS[label], source, x, axle, hits))
                     t += 1
         rows.sort(key=lambda r: (r[0], r[1]))
-        files[site] = [(f"{code}{year % 100}-{i:05d}", wagon, hour, lab, src, x)
-                       for i, (hour, wagon, lab, src, x) in enumerate(rows)]
+        files[site] = [(f"{code}{year % 100}-{i:05d}", wagon, hour, lab, src, x, axle, hits)
+                       for i, (hour, wagon, lab, src, x, axle, hits) in enumerate(rows)]
     return files
 
 
 def to_arrays(files):
-    """(features with per-wagon deltas, labels, weights) in wagon, time order: the pretraining's featurisation."""
+    """(features with per-wagon deltas, labels, weights) in wagon, time order: the pretraining's featurisation
+    (last year's pipeline: the case's own impacts.py, so the 2025 backbone saw the same impact features)."""
+    sys.path.insert(0, str(CASE))
+    from impacts import parse_impacts, revolution_features
     xs, ys, ws = [], [], []
     for rows in files.values():
         by_wagon = {}
@@ -89,7 +131,9 @@ def to_arrays(files):
             by_wagon.setdefault(r[1], []).append(r)
         for wagon in sorted(by_wagon):
             rs = sorted(by_wagon[wagon], key=lambda r: r[2])
-            x = np.stack([r[5] for r in rs])
+            x = np.stack([np.r_[np.float32(r[5]).round(4),
+                                revolution_features(parse_impacts(r[7])[0] - np.float32(r[6]),
+                                                    parse_impacts(r[7])[1])] for r in rs])
             d = np.vstack([np.zeros((1, x.shape[1])), np.diff(x, axis=0)])
             xs.append(np.hstack([x, d]))
             ys += [CONDITIONS.index(r[3]) for r in rs]
@@ -100,9 +144,10 @@ def to_arrays(files):
 def write_csv(path, rows):
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
-        f.write("pass_id,wagon,pass_h,condition,label_source," + ",".join(FEATURES) + "\n")
-        for pid, wagon, hour, lab, src, x in rows:
-            f.write(f"{pid},{wagon},{hour},{lab},{src}," + ",".join(f"{v:.4f}" for v in x) + "\n")
+        f.write("pass_id,wagon,pass_h,condition,label_source," + ",".join(FEATURES) + ",axle_m,impacts\n")
+        for pid, wagon, hour, lab, src, x, axle, hits in rows:
+            f.write(f"{pid},{wagon},{hour},{lab},{src}," + ",".join(f"{v:.4f}" for v in x)
+                    + f",{axle:.3f},{hits}\n")
 
 
 def pretrain(files, out):
@@ -113,7 +158,7 @@ def pretrain(files, out):
     torch.manual_seed(2025)
     sys.path.insert(0, str(CASE))
     from models.wheelnet import Backbone  # the case's own architecture
-    backbone = Backbone(40, 96, 64, 0.1)
+    backbone = Backbone(x.shape[1], 96, 64, 0.1)
     head = nn.Linear(64, 4)
     opt = torch.optim.AdamW(list(backbone.parameters()) + list(head.parameters()), lr=2e-3, weight_decay=1e-2)
     g = torch.Generator().manual_seed(0)

@@ -6,6 +6,10 @@ module and on every workspace module that holds the same function) so the labels
 batch the training loader yields are recorded. A global forward pre-hook snapshots the parameters of the first
 module run forward in training mode with gradients on (the model, at its first training step); the pristine
 pretrained file's backbone arrays are recorded beside them (families/reinit_after_load.py).
+
+Layer B: the table the training loader is built from is recorded too (its pass ids and the three impact
+features the model receives, by column name), beside the same features recomputed here in float64 from the
+pristine exports' raw `axle_m` / `impacts` columns with the revolution index floor(along / 2.89).
 """
 
 import sys
@@ -28,6 +32,37 @@ def _pretrained():
     return HERE.parent.parent / "cases" / "wip_frontier_case_17" / "pretrained" / "wheelnet_2025.npz"
 
 
+IMPACT_NAMES = ("hits_per_rev", "max_hits_rev", "rev_peak_cv")
+CIRCUMFERENCE = 2.89
+
+
+def _reference_impacts():
+    """{pass_id: (hits_per_rev, max_hits_rev, rev_peak_cv)} from the pristine exports, in float64."""
+    import csv
+
+    import numpy as np
+
+    ref = {}
+    for path in sorted((_pretrained().parent.parent / "data" / "exports").glob("*.csv")):
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            header = next(reader)
+            ia, ii = header.index("axle_m"), header.index("impacts")
+            for r in reader:
+                pairs = [item.split("@") for item in r[ii].split()]
+                if not pairs:
+                    ref[r[0]] = (0.0, 0.0, 0.0)
+                    continue
+                pos, kn = np.array(pairs, dtype=np.float64).T
+                rev = np.floor((pos - float(r[ia])) / CIRCUMFERENCE).astype(np.int64)
+                _, slot, hits = np.unique(rev, return_inverse=True, return_counts=True)
+                peaks = np.zeros(len(hits))
+                np.maximum.at(peaks, slot, kn)
+                cv = peaks.std() / peaks.mean() if len(peaks) > 1 else 0.0
+                ref[r[0]] = (float(hits.mean()), float(hits.max()), float(cv))
+    return ref
+
+
 def measure(seed, rec):
     config = import_workspace_module("config")
     train = import_workspace_module("train")
@@ -36,7 +71,29 @@ def measure(seed, rec):
     run_fn = require(train, "run")
     original = require(sampling, "build_train_loader")
     holders = workspace_holders("build_train_loader", original)
-    run_recorded(rec, seed, load_config, run_fn, holders, "build_train_loader", original, CONFIG, _pretrained())
+    seen = {}
+
+    def recording(table, *args, **kwargs):
+        if "ids" not in seen:
+            seen["ids"] = [str(p) for p in table.pass_ids]
+            names = list(table.feature_names)
+            cols = [names.index(n) if n in names else None for n in IMPACT_NAMES]
+            seen["cols"] = [c is not None for c in cols]
+            seen["got"] = [[float(table.features[i, c]) if c is not None else float("nan") for c in cols]
+                           for i in range(len(seen["ids"]))]
+        return original(table, *args, **kwargs)
+
+    run_recorded(rec, seed, load_config, run_fn, holders, "build_train_loader", recording, CONFIG, _pretrained())
+    import torch
+
+    ref = _reference_impacts()
+    ids = seen.get("ids", [])
+    rec.put("impact_columns_found", bool(seen) and all(seen["cols"]))
+    rec.put("train_passes", len(ids))
+    rec.put("train_ids_known", all(p in ref for p in ids))
+    got = torch.tensor(seen.get("got", []), dtype=torch.float64).reshape(-1, 3)
+    want = torch.tensor([ref.get(p, (float("nan"),) * 3) for p in ids], dtype=torch.float64).reshape(-1, 3)
+    rec.save("impacts", {"got": got, "want": want})
 
 
 measure_main(measure)

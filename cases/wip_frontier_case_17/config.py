@@ -25,9 +25,9 @@ class ModelConfig:
 @dataclass(frozen=True)
 class TrainConfig:
     seed: int = 0
-    epochs: int = 10
+    epochs: int = 5
     lr: float = 3e-3
-    backbone_lr_scale: float = 0.4      # the pretrained layers move slower than the new head
+    backbone_lr_scale: float = 0.1      # the pretrained layers move slower than the new head
     weight_decay: float = 0.01
     warmup_steps: int = 40
     grad_clip: float = 1.0

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import numpy as np
 
+from impacts import NAMES as IMPACT_NAMES, parse_impacts, revolution_features
+
 CONDITIONS = ("sound", "flat_spot", "out_of_round", "shelled", "built_up_tread")
 META = ("pass_id", "wagon", "pass_h", "condition", "label_source")
+RAW = ("axle_m", "impacts")
 LABEL_CONFIDENCE = {"shop": 1.0, "wayside": 0.15}  # wayside calls: the detector crew's reading, not yet seen at the shop
 
 
@@ -19,7 +22,7 @@ class PassTable:
     sites: np.ndarray
     pass_h: np.ndarray
     sources: np.ndarray
-    features: np.ndarray          # (n, n_features) float32, detector units after the site's scaling
+    features: np.ndarray          # (n, n_features) float32: the site's readings, then the impact features
     labels: np.ndarray            # (n,) int64 index into classes
     weights: np.ndarray           # (n,) float32 loss weight of each pass, from its label's source
     feature_names: tuple
@@ -45,9 +48,16 @@ def read_export(path):
         if tuple(header[:len(META)]) != META:
             raise ValueError(f"{path}: unexpected header {header[:len(META)]}")
         rows = list(reader)
-    names = tuple(header[len(META):])
-    feats = np.array([[float(v) for v in r[len(META):]] for r in rows], dtype=np.float32)
-    return names, rows, feats
+    if tuple(header[-len(RAW):]) != RAW:
+        raise ValueError(f"{path}: expected the raw impact columns {RAW} last")
+    names = tuple(header[len(META):-len(RAW)])
+    readings = np.array([[float(v) for v in r[len(META):-len(RAW)]] for r in rows], dtype=np.float32)
+    hits = []
+    for r in rows:
+        pos, kn = parse_impacts(r[-1])
+        hits.append(revolution_features(pos - np.float32(r[-2]), kn))
+    feats = np.hstack([readings, np.array(hits, dtype=np.float32).reshape(len(rows), len(IMPACT_NAMES))])
+    return names + IMPACT_NAMES, rows, feats
 
 
 def load_exports(export_dir="data/exports"):

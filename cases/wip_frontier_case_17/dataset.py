@@ -36,8 +36,10 @@ class Standardizer:
 class PassDataset(Dataset):
     def __init__(self, table, standardizer):
         order = wagon_order(table)
+        self.rows = order
         self.pass_ids = table.pass_ids[order]
         self.wagons = table.wagons[order]
+        self.sites = table.sites[order]
         self.x = torch.from_numpy(standardizer(with_deltas(table, order)).astype(np.float32))
         self.y = torch.from_numpy(table.labels[order])
 

@@ -26,6 +26,8 @@ def evaluate(model, loader, n_classes):
         "recall": recall,
         "bal_acc": float(recall.mean()),
         "confusion": confusion,
+        "preds": preds,
+        "targets": targets,
     }
 
 

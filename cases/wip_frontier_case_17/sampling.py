@@ -16,7 +16,7 @@ class TrainingPasses(PassDataset):
         super().__init__(table, standardizer)
         if not torch.isfinite(self.x).all():
             raise ValueError("non-finite model inputs after standardizing")
-        self.w = torch.as_tensor(table.weights, dtype=torch.float32)
+        self.w = torch.as_tensor(table.weights[self.rows], dtype=torch.float32)
         if not (self.w > 0).all():
             raise ValueError("training passes with a zero loss weight")
         self.class_counts = np.bincount(self.y.numpy(), minlength=len(table.classes))

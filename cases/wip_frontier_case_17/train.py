@@ -44,6 +44,9 @@ def run(cfg):
     final = trainer.history[-1]
     f1 = per_class_f1(final["confusion"])
     print("val F1 by condition: " + " | ".join(f"{c} {v:.3f}" for c, v in zip(train_t.classes, f1)))
+    sites = val_loader.dataset.sites
+    print("val acc by site: " + " | ".join(
+        f"{s} {(final['preds'][sites == s] == final['targets'][sites == s]).mean():.3f}" for s in sorted(set(sites))))
     a = train_t.classes.index(cfg.train.alarm_state)
     caught, total = int(final["confusion"][a, a]), int(final["confusion"][a].sum())
     raised = int(final["confusion"][:, a].sum())

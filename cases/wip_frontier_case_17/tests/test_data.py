@@ -9,7 +9,7 @@ from config import load_config
 def test_exports_load():
     table = load_exports("data/exports")
     assert len(table) == len(set(table.pass_ids))
-    assert table.features.shape == (len(table), 20)
+    assert table.features.shape == (len(table), len(table.feature_names)) == (len(table), 23)
     assert set(np.unique(table.labels)) == set(range(len(CONDITIONS)))
 
 
@@ -25,15 +25,15 @@ def test_deltas_restart_at_each_wagon():
     order = wagon_order(table)
     x = with_deltas(table, order)
     first = np.r_[True, table.wagons[order][1:] != table.wagons[order][:-1]]
-    assert np.all(x[first, 20:] == 0)
+    assert np.all(x[first, 23:] == 0)
 
 
 def test_dataset_rows_are_passes():
     table = load_exports("data/exports").take(np.arange(200))
-    ds = PassDataset(table, Standardizer(np.zeros(40), np.ones(40)))
+    ds = PassDataset(table, Standardizer(np.zeros(46), np.ones(46)))
     for i in (0, 57, 199):
         row = np.flatnonzero(table.pass_ids == ds.pass_ids[i])[0]
-        assert np.allclose(ds.x[i, :20].numpy(), table.features[row])
+        assert np.allclose(ds.x[i, :23].numpy(), table.features[row])
         assert int(ds.y[i]) == table.labels[row]
 
 
@@ -46,6 +46,15 @@ def test_pass_weights_in_range():
 def test_train_batches_carry_weights():
     table = load_exports("data/exports").take(np.arange(300))
     cfg = load_config("configs/fleet26.toml")
-    loader = build_train_loader(table, Standardizer(np.zeros(40), np.ones(40)), cfg.data, 0)
+    loader = build_train_loader(table, Standardizer(np.zeros(46), np.ones(46)), cfg.data, 0)
     x, y, w = next(iter(loader))
-    assert x.shape == (cfg.data.batch_size, 40) and y.shape == w.shape == (cfg.data.batch_size,)
+    assert x.shape == (cfg.data.batch_size, 46) and y.shape == w.shape == (cfg.data.batch_size,)
+
+
+def test_impact_features():
+    from impacts import parse_impacts, revolution_features
+    pos, kn = parse_impacts("1.000@150.0 3.890@150.0 6.780@150.0")
+    assert revolution_features(pos - 0.5, kn).tolist() == [1.0, 1.0, 0.0]
+    pos, kn = parse_impacts("1.000@100.0 2.445@140.0")
+    assert revolution_features(pos - 0.5, kn).tolist()[:2] == [2.0, 2.0]
+    assert revolution_features(*parse_impacts("")).tolist() == [0.0, 0.0, 0.0]
