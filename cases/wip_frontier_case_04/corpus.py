@@ -28,9 +28,9 @@ class Example:
 
 def song_contexts(log, bouts):
     """Each bout's song context: 'directed' when its session's log entry says a female was presented,
-    else 'undirected'. Sessions are numbered 1..N within each booth."""
-    female = {booth: np.array([r.female for r in rows]) for booth, rows in log.by_booth().items()}
-    return ["directed" if female[b.booth][b.session - 1] else "undirected" for b in bouts]
+    else 'undirected'."""
+    female = {(r.booth, r.session): r.female for r in log.rows}
+    return ["directed" if female[b.booth, b.session] else "undirected" for b in bouts]
 
 
 def build_examples(bouts, log, vocab, cohorts):

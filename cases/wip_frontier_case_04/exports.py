@@ -1,8 +1,12 @@
-"""Reading the booth exports: one CSV of bouts per booth, the lab's session log, the bird register."""
+"""Reading the booth exports: per booth, the bout detector's windows (booth_<x>.csv) and the syllable
+classifier's onsets (syllables_<x>.csv); the lab's session log; the bird register."""
 
 import csv
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -14,15 +18,34 @@ class Bout:
     syllables: tuple
 
 
-def read_booth(path):
-    booth = Path(path).stem.split("_")[-1].upper()
-    out = []
+def _rows_by_session(path):
+    out = defaultdict(list)
     with open(path, newline="") as fh:
         for row in csv.DictReader(fh):
-            sylls = tuple(row["syllables"].split())
-            if not sylls:
-                continue
-            out.append(Bout(booth, int(row["session"]), int(row["bout"]), row["bird"], sylls))
+            out[int(row["session"])].append(row)
+    return out
+
+
+def read_booth(path):
+    """One booth's bouts. The detector writes one window per bout, [start, end) in seconds from the
+    session's start; the classifier writes one row per syllable with its onset on the same clock. Each
+    syllable goes to the window it starts in."""
+    path = Path(path)
+    booth = path.stem.split("_")[-1].upper()
+    windows = _rows_by_session(path)
+    onsets = _rows_by_session(path.with_name(f"syllables_{booth.lower()}.csv"))
+    out = []
+    for session in sorted(windows):
+        wins = sorted(windows[session], key=lambda w: float(w["start"]))
+        starts = np.array([float(w["start"]) for w in wins])
+        sylls = sorted(onsets.get(session, []), key=lambda r: float(r["onset"]))
+        times = np.array([float(r["onset"]) for r in sylls])
+        members = [[] for _ in wins]
+        for i, r in zip(np.searchsorted(starts, times) - 1, sylls):
+            members[i].append(r["syllable"])
+        for w, m in zip(wins, members):
+            if m:
+                out.append(Bout(booth, session, int(w["bout"]), w["bird"], tuple(m)))
     return out
 
 
