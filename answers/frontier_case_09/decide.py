@@ -35,6 +35,7 @@ from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
     "min_steps": 150, "pad_grad_tol": 1e-12, "min_weld_segments": 100, "max_weld_cv": 0.20,
+    "max_input_residual": 0.05,
     "rare": (2, 3), "min_rare_recall": 0.70, "min_macro_f1": 0.87, "min_frame_acc": 0.93, "print_tol": 2e-4,
 }
 
