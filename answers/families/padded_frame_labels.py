@@ -7,7 +7,10 @@ forward pre-hook that finds the model (the first module run forward in training 
 records, at every training step, the largest gradient of the loss with respect to the model's output at
 padded positions (frames whose input row is exactly zero in every channel: the collate's feature padding)
 and at real frames. Then it builds the datasets through the case's own builder and records, per segment,
-the weld step of the first input channel (median at weld frames minus median at background frames).
+the weld step of the first input channel (median at weld frames minus median at background frames), and
+how far each raw-channel input departs from an affine function of a float64 recomputation from the run
+files (counts minus the run's reference counts): any correct conversion (float64, a signed integer type,
+casting before the subtraction) is affine in it to float32 rounding; integer wraparound is not.
 
 Deciding side (`decide_training`, `readme_checks`): bounds the padded-position gradient (exactly 0 once
 padding is ignored), the spread of the weld step across segments (one physical weld amplitude once every
@@ -19,6 +22,36 @@ import contextlib
 import io
 
 from verifylib import logged_rows, numbers
+
+
+def raw_inputs(data_dir):
+    """{segment id: (frames, channels) float64 counts minus the run's reference}, from the run files."""
+    from pathlib import Path
+
+    import numpy as np
+
+    out = {}
+    for path in sorted((Path(data_dir) / "traces").glob("*.npz")):
+        with np.load(path) as z:
+            ends = np.cumsum(z["lengths"])
+            d = z["counts"].astype(np.float64) - z["reference"].astype(np.float64)
+            for sid, part in zip(z["seg_ids"], np.split(d, ends[:-1])):
+                out[str(sid)] = part
+    return out
+
+
+def affine_residual(x, d):
+    """Largest |x - (a d + b)| per channel over the least-squares fit, in units of d (raw counts)."""
+    import numpy as np
+
+    worst = 0.0
+    for c in range(d.shape[1]):
+        A = np.stack([d[:, c], np.ones(len(d))], axis=1)
+        coef, *_ = np.linalg.lstsq(A, x[:, c], rcond=None)
+        if abs(coef[0]) < 1e-12:
+            return 1e9
+        worst = max(worst, float(np.abs(x[:, c] - A @ coef).max() / abs(coef[0])))
+    return worst
 
 
 def run_recorded(rec, seed, load_config, run_fn, build_fn, config_path, weld_tag=1, wall_tag=0):
@@ -70,15 +103,27 @@ def run_recorded(rec, seed, load_config, run_fn, build_fn, config_path, weld_tag
 
     with contextlib.redirect_stdout(io.StringIO()):
         datasets = build_fn(cfg)
-    steps = []
+    raw = raw_inputs(cfg.data.data_dir)
+    steps, resid, seen = [], 0.0, set()
     for ds in datasets:
+        ids = list(getattr(ds, "seg_ids", []))
         for i in range(len(ds)):
             x, y = ds[i][0], ds[i][1]
             x, y = torch.as_tensor(x), torch.as_tensor(y)
             weld, wall = y == weld_tag, y == wall_tag
             if weld.sum() >= 3 and wall.sum() >= 10:
                 steps.append(float(x[weld, 0].median() - x[wall, 0].median()))
+            sid = str(ids[i]) if i < len(ids) else None
+            d = raw.get(sid)
+            if d is None or len(d) != len(x):
+                resid = 1e9
+                continue
+            seen.add(sid)
+            resid = max(resid, affine_residual(x.double().numpy()[:, :d.shape[1]], d))
     rec.put("weld_steps", steps)
+    rec.put("input_residual_counts", resid)
+    rec.put("segments_checked", len(seen))
+    rec.put("segments_in_files", len(raw))
 
 
 def final_numbers(stdout):
@@ -104,10 +149,15 @@ def decide_training(m, checks, s):
     checks.check("real_frames_get_gradient", real_grad > 0, value=real_grad, bound="> 0", source="reported")
     w = np.asarray(m.value("weld_steps", list), dtype=float)
     ok = len(w) >= s["min_weld_segments"] and w.mean() > 0
-    cv = float(w.std() / w.mean()) if ok else float("inf")
+    cv = float(w.std() / w.mean()) if ok else 1e9
     checks.check("weld_step_consistent_across_segments", ok and cv <= s["max_weld_cv"], value=cv,
                  bound=f"<= {s['max_weld_cv']} over >= {s['min_weld_segments']} segments", source="recomputed",
                  limit=s["max_weld_cv"], sense="<")
+    resid = m.value("input_residual_counts", float)
+    seen, total = m.value("segments_checked", int), m.value("segments_in_files", int)
+    checks.check("inputs_equal_float64_recomputation", resid <= s["max_input_residual"] and seen == total > 0,
+                 value=resid, bound=f"<= {s['max_input_residual']} counts on all {total} segments (saw {seen})",
+                 source="recomputed", limit=s["max_input_residual"], sense="<")
     rec, f1, final = final_numbers(m.value("stdout", str))
     ok = len(rec) == 4 and len(f1) == 4 and len(final) >= 3
     rare = float(np.mean([rec[i] for i in s["rare"]])) if ok else 0.0

@@ -2,8 +2,12 @@
 
 Magnetic-flux-leakage traces of pipeline segments from eight in-line inspection runs, three channels
 (axial, radial, circumferential), one frame per 10 cm. Tags: 0 wall (background), 1 girth weld, 2 dent,
-3 metal loss. The physical signal is scaled by the tool's sensitivity and a temperature factor (the
-raw counts in the run files); calibration.py recovers that gain from the manifest.
+3 metal loss. The tools write 8-bit counts (uint8): the run's lift-off reference (the counts with the tool
+in the launcher, per channel, stored once per run as `reference`) plus the on-wall flux (a background of
+about one unit per channel plus the signal) times the tool's sensitivity, a temperature factor and 24
+counts per unit. calibration.py recovers flux = (counts - reference) / 24 / gain. The deepest metal-loss
+pits take the axial flux below the lift-off reference (laminations occasionally, wall almost never), so a
+subtraction in uint8 wraps those frames to ~200-255 counts.
 Metal-loss boundaries in the labels are jittered by up to 2 frames (the analysts' disagreement, real).
 The manifest lists segments in upload order (crews upload in parallel, so runs interleave); each run
 file stores its segments in chainage order.
@@ -17,6 +21,8 @@ OUT = Path("cases/wip_frontier_case_09/data")
 RUNS = [("R2601", "MFL-A"), ("R2602", "MFL-C"), ("R2603", "MFL-B"), ("R2604", "MFL-A"),
         ("R2605", "MFL-C"), ("R2606", "MFL-B"), ("R2607", "MFL-C"), ("R2608", "MFL-A")]
 SENS = {"MFL-A": 0.62, "MFL-B": 1.0, "MFL-C": 1.55}
+BACKGROUND = np.array([1.0, 1.1, 1.0])   # on-wall flux above the lift-off reading, per channel
+COUNTS_PER_UNIT = 24
 
 
 def bump(n):
@@ -73,6 +79,7 @@ def main():
     for run, tool in RUNS:
         n = int(rng.integers(48, 60))
         temp = rng.uniform(-4, 28)
+        ref = rng.integers(50, 69, 3)
         ids, lens, xs, ys = [], [], [], []
         km = rng.uniform(0, 50)
         for k in range(n):
@@ -80,14 +87,16 @@ def main():
             x, y = segment(rng, T)
             t_k = temp + rng.normal(0, 1.5)
             gain = SENS[tool] * (1 + 0.006 * (t_k - 15))
-            raw = np.round(x * gain * 1000).astype(np.int16)
+            raw = np.round(ref + (BACKGROUND + x) * gain * COUNTS_PER_UNIT)
+            assert raw.min() >= 0 and raw.max() <= 255, (run, raw.min(), raw.max())
+            raw = raw.astype(np.uint8)
             sid = f"{run}-{k:03d}"
             ids.append(sid); lens.append(T); xs.append(raw); ys.append(y)
             up = rng.uniform(0, 72)
             rows.append((up, sid, run, tool, round(km, 2), round(t_k, 1), T))
             km += T / 10000
         np.savez_compressed(OUT / "traces" / f"{run}.npz", seg_ids=np.array(ids), lengths=np.array(lens),
-                            counts=np.concatenate(xs), tags=np.concatenate(ys).astype(np.int8))
+                            counts=np.concatenate(xs), reference=ref.astype(np.uint8), tags=np.concatenate(ys).astype(np.int8))
     rows.sort()
     with open(OUT / "manifest.csv", "w") as f:
         f.write("segment,run,tool,start_km,tool_temp_c,frames,uploaded_h\n")

@@ -4,8 +4,10 @@ Calls the agent's code only through config.load_config("configs/ili.toml", [trai
 train.run(cfg) (the README's `python train.py`) and train.build_datasets(cfg). During run() a global
 forward hook finds the model (the first module run forward in training mode with gradients on) and records
 the largest gradient of the loss with respect to its output at padded frames (input rows exactly zero) and
-at real frames, every step. After it, the datasets are built again and the weld step of the axial input
-(median at weld frames minus median at wall frames) is recorded per segment (families/padded_frame_labels.py).
+at real frames, every step. After it, the datasets are built again and, per segment, the weld step of the axial input
+(median at weld frames minus median at wall frames) and the largest departure of each raw-channel input from
+an affine function of a float64 recomputation from the run files (counts minus the run's reference) are
+recorded (families/padded_frame_labels.py).
 """
 
 import sys

@@ -14,7 +14,10 @@ CHANNELS = ("axial", "radial", "circ")
 class Segment:
     seg_id: str
     run: str
-    counts: np.ndarray      # (frames, 3) int16 raw tool counts
+    tool: str
+    tool_temp_c: float
+    counts: np.ndarray      # (frames, 3) raw tool counts, as recorded
+    reference: np.ndarray   # (3,) the run's lift-off counts per channel (tool in the launcher)
     tags: np.ndarray        # (frames,) int64 analysts' tag per frame
 
 
@@ -35,7 +38,8 @@ def _open_run(path):
         ends = np.cumsum(z["lengths"])
         counts = np.split(z["counts"], ends[:-1])
         tags = np.split(z["tags"].astype(np.int64), ends[:-1])
-    return dict(zip(ids, zip(counts, tags)))
+        reference = z["reference"]
+    return dict(zip(ids, zip(counts, tags))), reference
 
 
 def load_segments(data_dir, manifest):
@@ -49,12 +53,12 @@ def load_segments(data_dir, manifest):
         by_run.setdefault(r["run"], []).append(r)
     segments = []
     for run in sorted(by_run):
-        stored = _open_run(Path(data_dir) / "traces" / f"{run}.npz")
+        stored, reference = _open_run(Path(data_dir) / "traces" / f"{run}.npz")
         for r in sorted(by_run[run], key=lambda r: r["start_km"]):
             counts, tags = stored[r["segment"]]
             if len(counts) != r["frames"]:
                 raise ValueError(f"{r['segment']}: {len(counts)} frames stored, manifest says {r['frames']}")
-            segments.append(Segment(r["segment"], run, counts, tags))
+            segments.append(Segment(r["segment"], run, r["tool"], r["tool_temp_c"], counts, reference, tags))
     return segments
 
 

@@ -2,10 +2,12 @@
 
 import numpy as np
 
+from calibration import segment_flux
 
-def to_flux(segments, gains):
-    """Raw tool counts -> flux, per segment: counts / 1000 / the segment's calibration gain."""
-    return [s.counts.astype(np.float32) / 1000.0 / np.float32(g) for s, g in zip(segments, gains)]
+
+def to_flux(segments):
+    """Raw tool counts -> calibrated flux, one (frames, 3) array per segment."""
+    return [segment_flux(s) for s in segments]
 
 
 def frame_features(flux):

@@ -13,7 +13,6 @@ import torch
 import torch.nn.functional as F
 
 from batching import IGNORE, build_loader
-from calibration import segment_gains
 from checks import check_manifest, short_spans
 from config import load_config
 from dataset import SegmentDataset
@@ -45,7 +44,7 @@ def build_datasets(cfg):
     for problem in check_manifest(manifest):
         print(f"warning: {problem}")
     segments = load_segments(cfg.data.data_dir, manifest)
-    flux = to_flux(segments, segment_gains(manifest))
+    flux = to_flux(segments)
     train_idx, val_idx = split_runs(segments, cfg.data.val_runs)
     standardizer = Standardizer.fit([frame_features(flux[i]) for i in train_idx])
 

@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from batching import frame_mask, pad_batch, pad_stack  # noqa: E402
-from calibration import tool_gain  # noqa: E402
+from calibration import counts_to_flux, tool_gain  # noqa: E402
 from export import load_segments, read_manifest, split_runs  # noqa: E402
 from model import FrameTagger  # noqa: E402
 
@@ -31,6 +31,14 @@ def test_pad_batch_lengths():
 def test_gain_at_reference_temperature():
     assert abs(tool_gain("MFL-B", 15.0) - 1.0) < 1e-12
     assert tool_gain("MFL-C", 25.0) > tool_gain("MFL-C", 5.0)
+
+
+def test_counts_to_flux_per_unit_gain():
+    counts = np.array([[84, 60, 72], [108, 66, 60]])
+    flux = counts_to_flux(counts, np.array([60, 60, 60]), 1.0)
+    assert flux.dtype == np.float32
+    assert np.allclose(flux, [[1.0, 0.0, 0.5], [2.0, 0.25, 0.0]])
+    assert np.allclose(counts_to_flux(counts, np.array([60, 60, 60]), 2.0), flux / 2)
 
 
 def test_segments_match_manifest():
