@@ -1,7 +1,8 @@
 """Bug family: a split's subsets are views of ONE dataset object, so setting the evaluation transform on
 the validation subset's dataset switches the training subset to it too (training runs without its
 augmentation), checked on the inputs the model actually trains on; with an outcome layer read from the
-run's printed lines.
+run's printed lines, and a check that the evaluated inputs are each record's own features recomputed from
+the raw files (bands in ground motion; envelopes resampled from time-sorted samples).
 
 Measuring side (`run_recorded`): runs the case's training entry point at the README settings with a global
 forward pre-hook that finds the first module run forward in training mode with gradients on (the model)
@@ -74,10 +75,30 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     rec.save("last_eval", {"x": last, "truth": torch.from_numpy(truth_features())})
 
 
-def truth_features(export_dir="data/exports", stations="data/stations.csv"):
+def sorted_envelopes(path, grid):
+    """{record_id: float64 envelope on the grid}, each record's samples put in time order first."""
+    import csv
+
+    import numpy as np
+
+    samples = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            samples.setdefault(row["record_id"], []).append((float(row["t_s"]), float(row["log_env"])))
+    out = {}
+    for rid, rows in samples.items():
+        a = np.array(rows, dtype=np.float64)
+        a = a[np.argsort(a[:, 0], kind="stable")]
+        out[rid] = np.interp(grid, a[:, 0], a[:, 1])
+    return out
+
+
+def truth_features(export_dir="data/exports", stations="data/stations.csv", envelope_dir="data/envelopes",
+                   grid_s=24):
     """Every record's band energies in ground motion (its counts minus its own station's sensitivity at its
-    pick time) and log10 of the hours since the previous pick on the network: (n, n_bands + 1), computed
-    from the data files alone."""
+    pick time), its envelope resampled in float64 from its time-sorted samples onto 0, 1, ..., grid_s - 1 s,
+    and log10 of the hours since the previous pick on the network: (n, n_bands + grid_s + 1), computed from
+    the data files alone."""
     import csv
     from pathlib import Path
 
@@ -88,14 +109,16 @@ def truth_features(export_dir="data/exports", stations="data/stations.csv"):
         for row in csv.DictReader(f):
             epochs.setdefault(row["station"], []).append((float(row["from_hours"]), float(row["log10_counts_per_nm_s"])))
     rows = []
+    grid = np.arange(float(grid_s))
     for path in sorted(Path(export_dir).glob("*.csv")):
+        env = sorted_envelopes(Path(envelope_dir) / path.name, grid)
         with open(path, newline="") as f:
             reader = csv.reader(f)
             next(reader)
             for r in reader:
                 t = float(r[2])
                 sens = [v for start, v in sorted(epochs[r[1]]) if start <= t][-1]
-                rows.append((t, [float(v) - sens for v in r[4:]]))
+                rows.append((t, [float(v) - sens for v in r[4:]] + list(env[r[0]])))
     t = np.array([r[0] for r in rows])
     bands = np.array([r[1] for r in rows], dtype=np.float64)
     order = np.argsort(t, kind="stable")
@@ -147,9 +170,10 @@ def decide_training(m, checks, s):
                  source="recomputed", limit=s["max_replayed"], sense="<")
     last = m.tensors("last_eval", keys=["x", "truth"])
     r2, n = calibration_fit(last["x"].numpy(), last["truth"].numpy())
-    checks.check("inputs_in_ground_motion", r2 >= s["min_r2"] and n >= s["min_matched"], value=r2,
-                 bound=f">= {s['min_r2']} (smallest R^2 of the validation inputs' bands on their records' own "
-                       f"counts minus their station's sensitivity; {n} rows matched, need {s['min_matched']})",
+    checks.check("inputs_match_raw_records", r2 >= s["min_r2"] and n >= s["min_matched"], value=r2,
+                 bound=f">= {s['min_r2']} (smallest R^2, over features, of the validation inputs on their records' "
+                       f"own ground-motion bands and float64 envelopes of the time-sorted samples; {n} rows "
+                       f"matched, need {s['min_matched']})",
                  source="recomputed", limit=s["min_r2"], sense=">")
     loss, recall = final_numbers(m.value("stdout", str), s["class_label"])
     checks.check("val_loss", loss <= s["max_val_loss"], value=loss, bound=f"<= {s['max_val_loss']}",
@@ -162,8 +186,8 @@ def decide_training(m, checks, s):
 def calibration_fit(x, truth):
     """Match each evaluated input row to its record by the gap feature (un-standardized with the catalog's
     statistics; rows whose gap is shared by several records are left out) and return the smallest R^2, over
-    the band features, of the inputs regressed on the records' true ground-motion bands, with the number of
-    rows matched."""
+    the band and envelope features, of the inputs regressed on the records' true features (ground-motion
+    bands; envelopes resampled in float64 from time-sorted samples), with the number of rows matched."""
     import numpy as np
 
     x, truth = np.asarray(x, dtype=np.float64), np.asarray(truth, dtype=np.float64)

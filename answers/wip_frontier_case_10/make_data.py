@@ -9,6 +9,14 @@ and NFL's digitizer was swapped on day 95). Rockfalls are mostly picked at SUM a
 scarp; rockfall and tremor share a broadband shape and differ mainly in level. The analysts' labels flip
 rockfall <-> tremor for a share of records (the April double review in review_april.csv is real: a second
 analyst's label drawn from the same confusion).
+
+Each pick also has a 24 s amplitude envelope (log10, relative to its peak) written by the station's acquisition
+box at its own rate (short-period boxes 2 samples/s, SUM's broadband box 2.5 samples/s) in packets of 5
+samples, one row per sample: data/envelopes/<station>.csv (record_id, packet, t_s, log_env). Rockfall and
+tremor have nearly the same spectrum and level; their envelopes differ (a rockfall builds up and decays, a
+tremor is sustained). SUM's box re-sends a few packets of most records after the rest of the record, so in its
+file those rows come last (their packet numbers and time stamps are right). SUM is also the noisier station
+(a higher envelope noise floor), a true fact.
 """
 
 import csv
@@ -28,10 +36,10 @@ STATION_P = {  # which station a class's records come from
 DEFAULT_P = [0.17, 0.17, 0.17, 0.17, 0.15, 0.17]
 N_BANDS = 16
 SHAPE = {  # (centre, width) of the spectral bump on a 0-1 log-frequency axis
-    "volcano_tectonic": (0.64, 0.24), "long_period": (0.30, 0.18), "tremor": (0.42, 0.30),
+    "volcano_tectonic": (0.64, 0.24), "long_period": (0.30, 0.18), "tremor": (0.44, 0.32),
     "rockfall": (0.46, 0.34), "noise": (0.60, 0.90),
 }
-LEVEL = {"volcano_tectonic": 1.0, "long_period": 0.8, "tremor": 0.1, "rockfall": 1.3, "noise": -0.6}
+LEVEL = {"volcano_tectonic": 1.0, "long_period": 0.8, "tremor": 0.35, "rockfall": 0.55, "noise": -0.6}
 FLIP = {"rockfall": ("tremor", 0.09), "tremor": ("rockfall", 0.04)}
 
 
@@ -47,11 +55,52 @@ def noisy_label(c, rng):
     return c
 
 
+RATE = {"SUM": 2.5}
+DEFAULT_RATE = 2.0
+WINDOW_S, PACKET = 24.0, 5
+ENV_NOISE = {"SUM": 0.40}
+DEFAULT_ENV_NOISE = 0.30
+
+
+def envelope(c, t, rng):
+    """log10 amplitude relative to the peak at times t (s after the pick)."""
+    if c == "volcano_tectonic":
+        tp, tau = rng.uniform(0.3, 1.0), rng.uniform(1.5, 3.0)
+    elif c == "long_period":
+        tp, tau = rng.uniform(0.8, 2.0), rng.uniform(3.5, 6.0)
+    elif c == "rockfall":
+        tp, tau = rng.uniform(3.0, 7.0), rng.uniform(3.0, 6.0)
+    if c in ("volcano_tectonic", "long_period", "rockfall"):
+        rise = np.log10(np.clip(t / tp, 0.05, 1.0)) * 0.8
+        decay = -0.4343 * np.maximum(t - tp, 0.0) / tau
+        return np.maximum(rise + decay, -2.5)
+    if c == "tremor":
+        ph, per = rng.uniform(0, 2 * np.pi), rng.uniform(5, 12)
+        return -0.25 + 0.12 * np.sin(2 * np.pi * t / per + ph) - 0.004 * t
+    return -0.5 + 0.05 * np.sin(t + rng.uniform(0, 6))
+
+
+def envelope_rows(rid, st, c, rng):
+    rate = RATE.get(st, DEFAULT_RATE)
+    n = int(WINDOW_S * rate)
+    t = np.arange(n) / rate
+    v = envelope(c, t, rng) + rng.normal(0, ENV_NOISE.get(st, DEFAULT_ENV_NOISE), n)
+    packets = np.arange(n) // PACKET
+    order = np.arange(n)
+    if st == "SUM" and rng.random() < 0.85:
+        n_pk = int(packets.max()) + 1
+        late = rng.choice(np.arange(1, n_pk // 2 + 1), size=rng.integers(1, 3), replace=False)
+        is_late = np.isin(packets, late)
+        order = np.concatenate([order[~is_late], order[is_late]])
+    return [(rid, int(packets[k]), f"{t[k]:.2f}", f"{v[k]:.3f}") for k in order]
+
+
 def main(n=2600, seed=10):
     rng = np.random.default_rng(seed)
     f = np.linspace(0, 1, N_BANDS)
     t_h = np.sort(rng.uniform(0, 180 * 24, size=n))
-    recs = []
+    recs, env_rows = [], []
+    env_rng = np.random.default_rng(seed + 1)
     for i, t in enumerate(t_h):
         c = CLASSES[rng.choice(len(CLASSES), p=PRIOR)]
         st = STATIONS[rng.choice(len(STATIONS), p=STATION_P.get(c, DEFAULT_P))]
@@ -65,6 +114,7 @@ def main(n=2600, seed=10):
         label = noisy_label(c, rng)
         second = noisy_label(c, rng)
         recs.append((f"KR{i:05d}", st, round(t, 3), label, second, counts))
+        env_rows.append(envelope_rows(f"KR{i:05d}", st, c, env_rng))
     exports = OUT / "exports"
     exports.mkdir(parents=True, exist_ok=True)
     for old in exports.glob("*.csv"):
@@ -77,6 +127,15 @@ def main(n=2600, seed=10):
             for rid, s, t, label, _, counts in recs:
                 if s == st:
                     w.writerow([rid, s, f"{t:.3f}", label] + [f"{v:.4f}" for v in counts])
+    env_dir = OUT / "envelopes"
+    env_dir.mkdir(parents=True, exist_ok=True)
+    for st in STATIONS:
+        with open(env_dir / f"{st}.csv", "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["record_id", "packet", "t_s", "log_env"])
+            for (rid, s, *_), rows in zip(recs, env_rows):
+                if s == st:
+                    w.writerows(rows)
     with open(OUT / "stations.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["station", "from_hours", "log10_counts_per_nm_s", "instrument"])

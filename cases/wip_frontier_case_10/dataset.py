@@ -1,5 +1,6 @@
-"""Model inputs: each record's band energies in ground motion, plus the gap since the previous pick
-anywhere on the network (swarms come in bursts), standardized over the catalog."""
+"""Model inputs: each record's band energies in ground motion, its amplitude envelope on the common grid, and
+the gap since the previous pick anywhere on the network (swarms come in bursts), standardized over the
+catalog."""
 
 import numpy as np
 import torch
@@ -21,7 +22,7 @@ class RecordDataset(Dataset):
         self.stations = table.stations
         self.classes = table.classes
         bands = response(table.bands)
-        x = np.hstack([bands, network_gaps(table.t_hours)[:, None]])
+        x = np.hstack([bands, table.envelopes, network_gaps(table.t_hours)[:, None]])
         self.mean = x.mean(axis=0)
         self.std = np.maximum(x.std(axis=0), 1e-6)
         self.x = torch.from_numpy(((x - self.mean) / self.std).astype(np.float32))

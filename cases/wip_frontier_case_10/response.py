@@ -28,16 +28,17 @@ class StationResponse:
         missing = sorted(set(table.stations) - set(epochs))
         if missing:
             raise KeyError(f"no response for stations {missing} in {path}")
-        parts = []
+        sens = np.empty(len(table), dtype=np.float32)
         for station in sorted(set(table.stations)):
             rows = epochs[station]
-            t = table.t_hours[table.stations == station]
+            mine = np.flatnonzero(table.stations == station)
+            t = table.t_hours[mine]
             starts = np.array([r[0] for r in rows])
             if t.min() < starts[0]:
                 raise ValueError(f"{station}: records before its first response epoch")
             which = np.searchsorted(starts, t, side="right") - 1
-            parts.append(np.array([r[1] for r in rows], dtype=np.float32)[which])
-        self.log_sensitivity = np.concatenate(parts)
+            sens[mine] = np.array([r[1] for r in rows], dtype=np.float32)[which]
+        self.log_sensitivity = sens
         self.stations = tuple(sorted(epochs))
 
     def __len__(self):

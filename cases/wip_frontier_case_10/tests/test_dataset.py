@@ -1,7 +1,7 @@
 import numpy as np
 import torch
 
-from catalog import load_exports
+from catalog import ENVELOPE_GRID, load_exports
 from dataset import RecordDataset, network_gaps
 
 
@@ -23,8 +23,9 @@ def test_gaps_are_log_hours():
 def test_features_standardized():
     table = load_exports("data/exports")
     ds = RecordDataset(table, Identity())
-    assert ds.x.shape == (len(table), 17)
-    assert torch.allclose(ds.x.mean(0), torch.zeros(17), atol=1e-4)
+    n = 16 + len(ENVELOPE_GRID) + 1
+    assert ds.x.shape == (len(table), n)
+    assert torch.allclose(ds.x.mean(0), torch.zeros(n), atol=1e-4)
 
 
 def test_transform_applied_on_read():
@@ -32,3 +33,10 @@ def test_transform_applied_on_read():
     ds = RecordDataset(table, Identity(), transform=lambda x, n: x + 1.0)
     x, _ = ds[3]
     assert torch.allclose(x, ds.x[3] + 1.0)
+
+
+def test_envelopes_on_the_grid():
+    table = load_exports("data/exports")
+    assert table.envelopes.shape == (len(table), len(ENVELOPE_GRID))
+    assert np.isfinite(table.envelopes).all()
+    assert table.envelopes.max() < 1.5
