@@ -1,4 +1,4 @@
-"""wip_frontier_case_16, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_16-243164d4b50d189d
+"""frontier_case_16, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_16-243164d4b50d189d
 
 Two independent defects. Layer A (model): models/attention.py hands the float 0/1 padding mask to
 F.scaled_dot_product_attention, which ADDS a float mask to the scores: the events get +1, the padding 0,

@@ -1,4 +1,4 @@
-"""wip_frontier_case_16, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_16-243164d4b50d189d
+"""frontier_case_16, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_16-243164d4b50d189d
 
 Calls the agent's code only through the entry points: config.load_config("configs/home.toml",
 ["train.seed=<seed>"]) and train.run(cfg, verbose=False) (the README's `python train.py` at that seed),

@@ -1,4 +1,4 @@
-"""How wip_frontier_case_16's data were generated (never shipped to the agent). MLDB-CANARY-wip_frontier_case_16-243164d4b50d189d
+"""How frontier_case_16's data were generated (never shipped to the agent). MLDB-CANARY-frontier_case_16-243164d4b50d189d
 
 Smart-home activity sessions: each labelled session is a short run of sensor events, exported by the hub
 as one CSV per sensor kind (door, fan, light, motion, plug, water; columns session,t,zone,state, t in whole
