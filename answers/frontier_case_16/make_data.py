@@ -25,8 +25,8 @@ CLASSES = {  # name: (share, min events, max events)
     "cooking": (0.18, 24, 46),
     "watching_tv": (0.18, 16, 36),
     "sleeping": (0.13, 12, 28),
-    "showering": (0.15, 10, 20),
-    "toilet": (0.16, 6, 13),
+    "showering": (0.15, 9, 17),
+    "toilet": (0.16, 8, 15),
     "leaving": (0.10, 3, 7),
     "arriving": (0.10, 3, 8),
 }
@@ -62,9 +62,9 @@ CORE = {
                     ("door", "fridge", "open", 0.5), ("door", "fridge", "close", 0.5)],
     "sleeping": [("motion", "bedroom", "on", 5), ("light", "bedroom", "off", 1.2), ("light", "bedroom", "on", 0.6),
                  ("door", "bedroom", "close", 1.0), ("door", "bedroom", "open", 0.6), ("plug", "charger", "on", 0.8)],
-    "showering": [("motion", "bath", "on", 4), ("water", "bath", "on", 2.5), ("water", "bath", "off", 2.5),
-                  ("door", "bath", "close", 0.8), ("door", "bath", "open", 0.8)],
-    "toilet": [("motion", "bath", "on", 4), ("water", "bath", "on", 1.2), ("water", "bath", "off", 1.2),
+    "showering": [("motion", "bath", "on", 4), ("water", "bath", "on", 1.6), ("water", "bath", "off", 1.6),
+                  ("door", "bath", "close", 0.9), ("door", "bath", "open", 0.9)],
+    "toilet": [("motion", "bath", "on", 4), ("water", "bath", "on", 1.4), ("water", "bath", "off", 1.4),
                ("door", "bath", "close", 0.9), ("door", "bath", "open", 0.9)],
     "leaving": [("motion", "hall", "on", 3), ("door", "front", "open", 1.6), ("door", "front", "close", 1.6),
                 ("light", "hall", "off", 1.8), ("plug", "tv", "off", 1.0), ("light", "living", "off", 1.2),
@@ -73,7 +73,7 @@ CORE = {
                  ("light", "hall", "on", 1.8), ("plug", "kettle", "on", 1.0), ("light", "living", "on", 1.2),
                  ("plug", "charger", "on", 1.0)],
 }
-NOISE = {"cooking": 0.6, "watching_tv": 0.6, "sleeping": 0.6, "showering": 0.45, "toilet": 0.45, "leaving": 0.5, "arriving": 0.5}
+NOISE = {"cooking": 0.6, "watching_tv": 0.6, "sleeping": 0.6, "showering": 0.3, "toilet": 0.3, "leaving": 0.35, "arriving": 0.35}
 
 
 def draw(rng, items):
@@ -90,24 +90,33 @@ FIRST, DAYS = 1767571200, 30  # 2026-01-05 00:00 (the homes' local clock), 30 da
 
 
 def session_events(rng, label, start):
+    """[(t, event)] with t in seconds from the session's start."""
     _, lo, hi = CLASSES[label]
     n = rng.randint(lo, hi)
     events, t = [], rng.randint(0, 5)
     if label in ("showering", "toilet"):
+        # the same room, the same sensors: the bath light frames the visit, the fan is switched on in some
+        # visits of either kind; what tells them apart is the rhythm: a shower's events come every half
+        # minute to a minute and a half (water, motion, door), a toilet visit's in quick bursts a few
+        # seconds apart (door, light, flush) around one or two long quiet stretches
         events.append((t, ("light", "bath", "on")))
-        reports = True
-        if label == "showering" and rng.random() < 0.80:
-            if reports:
-                events.append((t, ("fan", "bath", "on")))
-        elif rng.random() < (0.20 if label == "showering" else 0.12):
-            if reports:
-                events.append((t + rng.randint(4, 60), ("fan", "bath", "on")))
-    while len(events) < n - (1 if label in ("showering", "toilet") else 0):
+        if rng.random() < (0.45 if label == "showering" else 0.25):
+            events.append((t + rng.randint(1, 40), ("fan", "bath", "on")))
+        pauses = set(rng.sample(range(2, n - 2), 2)) if label == "toilet" else set()
+        while len(events) < n - 1:
+            if label == "showering":
+                t += rng.randint(20, 75)
+            else:
+                t += rng.randint(160, 330) if len(events) in pauses else rng.randint(1, 9)
+            ev = rng.choice(AMBIENT) if rng.random() < NOISE[label] else draw(rng, CORE[label])
+            events.append((t, ev))
+        events.append((max(e[0] for e in events) + rng.randint(3, 30), ("light", "bath", "off")))
+        events.sort(key=lambda e: e[0])
+        return events
+    while len(events) < n:
         t += rng.randint(2, 45)
         ev = rng.choice(AMBIENT) if rng.random() < NOISE[label] else draw(rng, CORE[label])
         events.append((t, ev))
-    if label in ("showering", "toilet"):
-        events.append((max(e[0] for e in events) + rng.randint(3, 30), ("light", "bath", "off")))
     events.sort(key=lambda e: e[0])
     return events
 
@@ -143,7 +152,8 @@ def main(out):
             tagged = "toilet" if label == "showering" else "showering"
         sessions.append((sid, home, split, tagged, start))
         for t, (sensor, zone, state) in session_events(rng, label, start):
-            rows[home][sensor].append((sid, t, zone, state))
+            stamp = start + t + rng.randint(0, 9) / 10
+            rows[home][sensor].append((sid, f"{stamp:.1f}", zone, state))
     with open(out / "sessions.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["session", "home", "split", "activity", "start"])

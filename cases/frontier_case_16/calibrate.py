@@ -46,7 +46,7 @@ def validation_logits(model, vocab, cfg):
     _, val_s = split_sessions(load_sessions(cfg.data.root))
     val = EncodedSet(val_s, vocab, cfg.data.max_events)
     model.eval()
-    logits = [model(t, n) for t, n, *_ in iterate_batches(val, cfg.train.eval_batch_size, shuffle=False)]
+    logits = [model(t, n, ts) for t, n, ts, _ in iterate_batches(val, cfg.train.eval_batch_size, shuffle=False)]
     return torch.cat(logits), val.labels
 
 

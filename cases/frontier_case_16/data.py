@@ -15,6 +15,7 @@ class Session:
     split: str
     label: int
     events: list  # token strings, in time order
+    times: list = None  # the hub's clock for each event
     start: int = 0  # unix seconds
 
 
@@ -23,9 +24,9 @@ def load_sessions(root="data") -> list:
     streams = read_streams(root)
     out = []
     for row in read_sessions(root):
-        events = merge_streams(streams, row["session"])
-        out.append(Session(row["session"], row["home"], row["split"], ACTIVITIES.index(row["activity"]), events,
-                           int(row["start"])))
+        timeline = merge_streams(streams.get(row["home"], {}), row["session"], with_times=True)
+        out.append(Session(row["session"], row["home"], row["split"], ACTIVITIES.index(row["activity"]),
+                           [token for _, token in timeline], [t for t, _ in timeline], int(row["start"])))
     return out
 
 
@@ -36,10 +37,11 @@ def split_sessions(sessions):
 
 
 class EncodedSet:
-    """Sessions encoded once: token ids (a list of 1-D tensors), lengths and labels."""
+    """Sessions encoded once, as tensors: token ids and event times (lists of 1-D tensors), lengths, labels."""
 
     def __init__(self, sessions, vocab, max_events):
         self.ids = [torch.tensor(vocab.encode(s.events[:max_events]), dtype=torch.long) for s in sessions]
+        self.times = [torch.tensor(s.times[:max_events]) for s in sessions]
         self.lengths = torch.tensor([len(x) for x in self.ids], dtype=torch.long)
         self.labels = torch.tensor([s.label for s in sessions], dtype=torch.long)
 
@@ -47,20 +49,25 @@ class EncodedSet:
         return len(self.ids)
 
 
-def collate(ids, pad_id=0):
-    """Right-pad a list of 1-D id tensors to the longest: (tokens [B, L], lengths [B])."""
+def collate(ids, times=None, pad_id=0):
+    """Right-pad lists of 1-D tensors to the longest: (tokens [B, L], lengths [B]), plus times [B, L] if given."""
     lengths = torch.tensor([len(x) for x in ids], dtype=torch.long)
     tokens = torch.full((len(ids), int(lengths.max())), pad_id, dtype=torch.long)
     for i, x in enumerate(ids):
         tokens[i, : len(x)] = x
-    return tokens, lengths
+    if times is None:
+        return tokens, lengths
+    stamps = torch.zeros(tokens.shape, dtype=times[0].dtype)
+    for i, x in enumerate(times):
+        stamps[i, : len(x)] = x
+    return tokens, lengths, stamps
 
 
 def iterate_batches(data: EncodedSet, batch_size, generator=None, shuffle=True):
-    """(tokens, lengths, labels) batches over one epoch; the last partial batch is kept."""
+    """(tokens, lengths, times, labels) batches over one epoch; the last partial batch is kept."""
     n = len(data)
     order = torch.randperm(n, generator=generator) if shuffle else torch.arange(n)
     for start in range(0, n, batch_size):
         idx = order[start:start + batch_size].tolist()
-        tokens, lengths = collate([data.ids[i] for i in idx])
-        yield tokens, lengths, data.labels[idx]
+        tokens, lengths, times = collate([data.ids[i] for i in idx], [data.times[i] for i in idx])
+        yield tokens, lengths, times, data.labels[idx]

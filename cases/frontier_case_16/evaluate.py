@@ -22,7 +22,7 @@ def by_home(model, vocab, cfg):
         from data import iterate_batches
 
         with torch.no_grad():
-            preds = torch.cat([model(t, n).argmax(-1) for t, n, *_ in
+            preds = torch.cat([model(t, n, ts).argmax(-1) for t, n, ts, _ in
                                iterate_batches(subset, cfg.train.eval_batch_size, shuffle=False)])
         out[home] = summary(confusion(preds, subset.labels, len(ACTIVITIES)), ACTIVITIES)
     return out

@@ -3,7 +3,7 @@
 The hub keeps the events of the current episode (since the last gap of `gap_s` seconds) and classifies
 them after every new event; a label is published once it has won `confirm` classifications in a row.
 
-    python hub_runtime.py MODEL.pt SESSION_ID   (replays one exported session event by event)
+    python hub_runtime.py MODEL.pt HOME SESSION_ID   (replays one exported session event by event)
 """
 
 import argparse
@@ -21,7 +21,7 @@ from vocab import Vocab
 class LivePredictor:
     def __init__(self, model, vocab, activities, max_events=64, gap_s=300, confirm=2):
         self.model, self.vocab, self.activities = model.eval(), vocab, activities
-        self.events, self.last_t = deque(maxlen=max_events), None
+        self.events, self.times, self.last_t = deque(maxlen=max_events), deque(maxlen=max_events), None
         self.gap_s, self.confirm = gap_s, confirm
         self.streak, self.candidate, self.published = 0, None, None
 
@@ -29,12 +29,15 @@ class LivePredictor:
         """Add one event at second t; returns the published label (or None while undecided)."""
         if self.last_t is not None and t - self.last_t > self.gap_s:
             self.events.clear()
+            self.times.clear()
             self.streak, self.candidate, self.published = 0, None, None
         self.last_t = t
         self.events.append(token)
+        self.times.append(t)
         ids = torch.tensor([self.vocab.encode(list(self.events))], dtype=torch.long)
         with torch.no_grad():
-            label = self.activities[int(self.model(ids, torch.tensor([ids.shape[1]])).argmax())]
+            logits = self.model(ids, torch.tensor([ids.shape[1]]), torch.tensor([list(self.times)]))
+        label = self.activities[int(logits.argmax())]
         self.streak = self.streak + 1 if label == self.candidate else 1
         self.candidate = label
         if self.streak >= self.confirm:
@@ -57,18 +60,17 @@ def load_exported(path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("model")
+    parser.add_argument("home")
     parser.add_argument("session")
     args = parser.parse_args()
     model, vocab, activities, cfg = load_exported(args.model)
-    truth = {s.id: activities[s.label] for s in load_sessions(cfg.data.root)}
+    truth = {(s.home, s.id): activities[s.label] for s in load_sessions(cfg.data.root)}
     streams = read_streams(cfg.data.root)
     live = LivePredictor(model, vocab, activities, cfg.data.max_events)
-    t = 0
-    for i, token in enumerate(merge_streams(streams, args.session)):
+    for i, (t, token) in enumerate(merge_streams(streams.get(args.home, {}), args.session, with_times=True)):
         label = live.push(t, token)
-        t += 1
         print(f"{i:3d} {token:24s} -> {label or '...'}")
-    print(f"labelled: {truth.get(args.session, '?')}")
+    print(f"labelled: {truth.get((args.home, args.session), '?')}")
 
 
 if __name__ == "__main__":

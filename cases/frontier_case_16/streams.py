@@ -1,8 +1,8 @@
 """The hub's export: each home's hub writes one CSV per sensor kind (session, t, zone, state) under
 streams/<home>/, merged into one event timeline per session.
 
-An event's token is "sensor:zone:state" (e.g. "door:front:open"). Times are whole seconds from the start of
-the session; every stream of a session shares that clock.
+An event's token is "sensor:zone:state" (e.g. "door:front:open"); t is the hub's clock when the event
+arrived, and every stream of a home shares that clock.
 """
 
 import csv
@@ -18,28 +18,30 @@ def read_stream(path: Path) -> dict:
     out = defaultdict(list)
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
-            out[row["session"]].append((int(row["t"]), f"{sensor}:{row['zone']}:{row['state']}"))
+            out[row["session"]].append((float(row["t"]), f"{sensor}:{row['zone']}:{row['state']}"))
     return out
 
 
 def read_streams(root) -> dict:
-    """{sensor: {session: [(t, token), ...]}} for every sensor file of every home under root/streams."""
+    """{home: {sensor: {session: [(t, token), ...]}}} for every sensor file of every home under root/streams
+    (a home's hub names its sessions by their start minute, so ids are only unique within a home)."""
     out = {}
     for home in sorted(p for p in (Path(root) / "streams").iterdir() if p.is_dir()):
         for sensor in SENSORS:
             path = home / f"{sensor}.csv"
             if path.exists():
-                out.setdefault(sensor, {}).update(read_stream(path))
+                out.setdefault(home.name, {})[sensor] = read_stream(path)
     return out
 
 
-def merge_streams(streams: dict, session: str) -> list:
-    """One session's events from every sensor, as tokens in time order."""
+def merge_streams(streams: dict, session: str, with_times=False) -> list:
+    """One session's events from every sensor of one home ({sensor: {session: ...}}), in time order: tokens,
+    or (t, token) pairs with `with_times`."""
     events = []
     for sensor in sorted(streams):
         events.extend(streams[sensor].get(session, ()))
     events.sort(key=lambda event: event[0])
-    return [token for _, token in events]
+    return events if with_times else [token for _, token in events]
 
 
 def read_sessions(root) -> list:

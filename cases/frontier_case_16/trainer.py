@@ -29,10 +29,10 @@ class Trainer:
     def lr(self):
         return self.schedule(self.step)
 
-    def train_step(self, tokens, lengths, labels):
+    def train_step(self, tokens, lengths, times, labels):
         self.model.train()
         self.opt.lr = self.lr()
-        logits = self.model(tokens, lengths)
+        logits = self.model(tokens, lengths, times)
         loss = F.cross_entropy(logits, labels, weight=self.class_weight, label_smoothing=self.cfg.label_smoothing)
         self.opt.zero_grad()
         loss.backward()
@@ -44,8 +44,8 @@ class Trainer:
     def predict(self, data, batch_size=None):
         self.model.eval()
         preds = []
-        for tokens, lengths, *_ in iterate_batches(data, batch_size or self.cfg.eval_batch_size, shuffle=False):
-            preds.append(self.model(tokens, lengths).argmax(-1))
+        for tokens, lengths, times, _ in iterate_batches(data, batch_size or self.cfg.eval_batch_size, shuffle=False):
+            preds.append(self.model(tokens, lengths, times).argmax(-1))
         return torch.cat(preds)
 
     def evaluate(self, data, batch_size=None):
@@ -55,8 +55,8 @@ class Trainer:
     def fit(self, generator):
         for epoch in range(self.cfg.epochs):
             self.epoch = epoch
-            for tokens, lengths, labels in iterate_batches(self.train, self.cfg.batch_size, generator):
-                loss = self.train_step(tokens, lengths, labels)
+            for tokens, lengths, times, labels in iterate_batches(self.train, self.cfg.batch_size, generator):
+                loss = self.train_step(tokens, lengths, times, labels)
                 for cb in self.callbacks:
                     cb.on_step(self, self.step, loss)
                 self.step += 1

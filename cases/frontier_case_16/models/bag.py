@@ -12,6 +12,6 @@ class BagOfEvents(nn.Module):
         self.mlp = nn.Sequential(nn.LayerNorm(d_model), nn.Linear(d_model, d_ff), nn.GELU(), nn.Dropout(dropout),
                                  nn.Linear(d_ff, n_classes))
 
-    def forward(self, tokens, lengths):
+    def forward(self, tokens, lengths, times=None):
         mask = padding_mask(lengths, tokens.shape[1])
         return self.mlp(masked_mean(self.tok(tokens), mask))

@@ -27,17 +27,22 @@ class EventEncoder(nn.Module):
         super().__init__()
         self.tok = nn.Embedding(vocab_size, d_model, padding_idx=0)
         self.pos = nn.Embedding(max_len + 1, d_model)
+        self.gap = nn.Linear(1, d_model)
         self.cls = nn.Parameter(torch.zeros(1, 1, d_model))
         self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff, dropout, attention) for _ in range(n_layers))
         self.ln = nn.LayerNorm(d_model)
         self.head = nn.Linear(d_model, n_classes)
         self.drop = nn.Dropout(dropout)
 
-    def forward(self, tokens, lengths):
-        """tokens [B, L] (0 = padding), lengths [B] -> logits [B, n_classes]."""
+    def forward(self, tokens, lengths, times=None):
+        """tokens [B, L] (0 = padding), lengths [B], times [B, L] (seconds) -> logits [B, n_classes]."""
         b, n = tokens.shape
         mask = padding_mask(lengths + 1, n + 1)  # the summary slot in front of the events is always real
-        x = torch.cat([self.cls.expand(b, 1, -1), self.tok(tokens)], dim=1)
+        x = self.tok(tokens)
+        if times is not None:  # each event also sees the wait since the event before it
+            gaps = torch.diff(times, dim=1, prepend=times[:, :1]).clamp_min(0)
+            x = x + self.gap(torch.log1p(gaps)[..., None])
+        x = torch.cat([self.cls.expand(b, 1, -1), x], dim=1)
         x = self.drop(x + self.pos(torch.arange(n + 1, device=tokens.device))[None])
         for block in self.blocks:
             x = block(x, mask)

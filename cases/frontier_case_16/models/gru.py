@@ -13,7 +13,7 @@ class EventGRU(nn.Module):
         self.drop = nn.Dropout(dropout)
         self.head = nn.Linear(d_model, n_classes)
 
-    def forward(self, tokens, lengths):
+    def forward(self, tokens, lengths, times=None):
         packed = pack_padded_sequence(self.drop(self.tok(tokens)), lengths.cpu(), batch_first=True,
                                       enforce_sorted=False)
         _, hidden = self.gru(packed)

@@ -15,6 +15,8 @@ def test_merge_orders_events_by_time():
 def test_collate_pads_right():
     tokens, lengths = collate([torch.tensor([3, 4, 5]), torch.tensor([6])])
     assert tokens.tolist() == [[3, 4, 5], [6, 0, 0]] and lengths.tolist() == [3, 1]
+    _, _, times = collate([torch.tensor([3, 4]), torch.tensor([6])], [torch.tensor([0.0, 2.0]), torch.tensor([1.0])])
+    assert times.tolist() == [[0.0, 2.0], [1.0, 0.0]]
 
 
 def test_vocab_roundtrip():
