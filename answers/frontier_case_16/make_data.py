@@ -1,16 +1,17 @@
 """How frontier_case_16's data were generated (never shipped to the agent). MLDB-CANARY-frontier_case_16-243164d4b50d189d
 
 Smart-home activity sessions: each labelled session is a short run of sensor events, exported by the hub
-as one CSV per sensor kind (door, fan, light, motion, plug, water; columns session,t,zone,state, t in whole
-seconds from the session start). Activities and their typical number of events:
+as one CSV per sensor kind (door, fan, light, motion, plug, water; columns session,t,zone,state, t the hub's
+clock in epoch seconds with tenths, about 1.7676e9-1.7702e9). Activities and their number of events:
 
-  cooking 24-46, watching_tv 16-36, sleeping 12-28, showering 10-20, toilet 6-13, leaving 3-7
+  cooking 24-46, watching_tv 16-36, sleeping 12-28, showering 9-17, toilet 8-15, leaving 3-7, arriving 3-8
 
-`leaving` is the only class that is usually short (layer A's dilution hits it). In `showering` the bathroom
-fan is switched on in the same second as the bathroom light in 80% of sessions (a double rocker by the
-door); in `toilet` the fan comes on in 12% of sessions, never in the same second as the light. When the
-merge keys the timeline on the second alone (layer B), the light overwrites the fan (the streams are merged
-in file order, fan before light), so most showers lose their fan event.
+`leaving` and `arriving` are short (layer A's dilution hits them). Showering and toilet use the same
+bathroom sensors with nearly the same token mix (fan in 45% / 25% of visits); what tells them apart is the
+rhythm: a shower's events come every 20-75 s, a toilet visit's 1-9 s apart in bursts around two pauses of
+160-330 s, so both last a few minutes. Layer B (float32 times, 128 s apart at 1.77e9) turns every wait into
+0 / 128 / 256 s, which erases the bursts. LABEL_SWAP: 5% of bathroom visits are tagged with the other
+bathroom activity by the residents (the README's excuse, true).
 
 Run: python make_data.py OUT_DIR   (writes OUT_DIR/sessions.csv and OUT_DIR/streams/*.csv)
 """

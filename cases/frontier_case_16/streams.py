@@ -1,8 +1,8 @@
 """The hub's export: each home's hub writes one CSV per sensor kind (session, t, zone, state) under
 streams/<home>/, merged into one event timeline per session.
 
-An event's token is "sensor:zone:state" (e.g. "door:front:open"); t is the hub's clock when the event
-arrived, and every stream of a home shares that clock.
+An event's token is "sensor:zone:state" (e.g. "door:front:open"), at time t; the streams of one home share
+their clock.
 """
 
 import csv
