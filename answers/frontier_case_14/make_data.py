@@ -1,4 +1,4 @@
-"""wip_frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
+"""frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-frontier_case_14-63650fbbfce09824
 
 Five conditions; normal and imbalance differ in the 1x amplitude (0.6-1.4 against 1.2-2.0 m/s^2, so
 they overlap), which is the real part of the README's excuse. The export is one file per year (58%/42%
