@@ -26,13 +26,13 @@ def main(argv=None):
     ap.add_argument("out")
     args = ap.parse_args(argv)
     ckpt, cfg = load(args.checkpoint)
-    n_bins = cfg.data.frame // 2 + 1
+    n_bins = len(ckpt["scaler"]["mean"])
     model = build_model(cfg, n_bins, len(CLASSES))
     model.load_state_dict(ckpt["model"])
     wrapped = WithScaler(model, ckpt["scaler"]["mean"], ckpt["scaler"]["std"]).eval()
     scripted = torch.jit.script(wrapped)
     scripted.save(args.out)
-    print(f"exported {args.out} ({n_bins} bins in, {len(CLASSES)} classes out)")
+    print(f"exported {args.out} ({n_bins} channels in, {len(CLASSES)} classes out)")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ def run(cfg, echo=True, resume=False):
     trainer = Trainer(cfg, model, train, val, augment, callbacks, n_classes=len(CLASSES))
     if echo:
         print(f"run {cfg.name} (seed {cfg.seed}) | model {cfg.model.name}, {count_parameters(model):,} parameters")
-        print(f"train: {len(train.y)} recordings -> {n_bins} bins x {n_frames} frames, "
+        print(f"train: {len(train.y)} recordings -> {n_bins} channels x {n_frames} frames, "
               f"{trainer.steps_per_epoch} batches of {cfg.data.batch_size}, augment {augment!r}")
         print(f"val:   {len(val.y)} recordings, evaluated after every epoch, best by {cfg.eval.select}")
         print(f"optim: AdamW lr {cfg.optim.lr:g} wd {cfg.optim.weight_decay:g}, label smoothing "

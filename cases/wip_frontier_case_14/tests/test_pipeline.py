@@ -5,6 +5,7 @@ from pumpwatch.config import load_config
 from pumpwatch.data import archive, build_splits, synth
 from pumpwatch.data.augment import FrameShift, GainJitter, build_augment
 from pumpwatch.data.pipeline import Standardizer
+from pumpwatch.data.store import FeatureStore
 
 
 def small_config():
@@ -21,9 +22,9 @@ def test_generate_is_deterministic_and_covers_loggers():
 
 def test_splits_shapes_and_training_statistics():
     train, val, scaler = build_splits(small_config())
-    assert train.x.shape[1:] == (33, 15) and train.x.shape[0] == 60 and val.x.shape == (40, 33, 15)
-    assert torch.allclose(train.x.mean(dim=(0, 2)), torch.zeros(33), atol=1e-4)
-    assert len(scaler.state()["mean"]) == 33
+    assert train.x.shape[1:] == (35, 15) and train.x.shape[0] == 60 and val.x.shape == (40, 35, 15)
+    assert torch.allclose(train.x.mean(dim=(0, 2)), torch.zeros(35), atol=1e-3)
+    assert len(scaler.state()["mean"]) == 35
 
 
 def test_standardizer_uses_fit_statistics():
@@ -47,3 +48,11 @@ def test_export_reads_back_in_physical_units():
     first = files[0]["captures"][0]
     assert recs[0].rate == first.rate and recs[0].label == first.label and len(recs[0].wave) == len(first.counts)
     assert all(np.abs(r.wave).max() <= synth.RANGES[-1] for r in recs)
+
+
+def test_store_repeats_line_features_along_frames():
+    frames = np.random.default_rng(1).standard_normal((4, 33, 15))
+    lines = np.array([[49.5, -0.3]] * 4)
+    x = FeatureStore(frames, lines).inputs()
+    assert x.shape == (4, 35, 15) and x.dtype == np.float32
+    assert np.allclose(x[:, 33], 49.5) and np.allclose(x[:, 34], -0.3, atol=1e-3)

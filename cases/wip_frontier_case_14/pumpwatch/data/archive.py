@@ -23,26 +23,27 @@ class Recording:
 
 
 class RangeSheet:
-    """Full scale of every capture, looked up by capture number."""
+    """Full scale of every capture, looked up by the year's file and the capture number."""
 
     def __init__(self, files):
         self.full_scale = {}
         for f in files:
             for row in f["ranges"]:
-                self.full_scale[int(row["capture"])] = float(row["full_scale"])
+                self.full_scale[f["year"], int(row["capture"])] = float(row["full_scale"])
 
     def check(self, files):
-        missing = [c.capture for f in files for c in f["captures"] if c.capture not in self.full_scale]
+        missing = [(f["year"], c.capture) for f in files for c in f["captures"]
+                   if (f["year"], c.capture) not in self.full_scale]
         if missing:
             raise ValueError(f"range sheet has no entry for {len(missing)} captures, e.g. {missing[:3]}")
 
-    def to_physical(self, capture):
-        return capture.counts.astype(np.float64) * (self.full_scale[capture.capture] / FULL_COUNTS)
+    def to_physical(self, year, capture):
+        return capture.counts.astype(np.float64) * (self.full_scale[year, capture.capture] / FULL_COUNTS)
 
 
 def read(files):
     """Every capture of the export, in file order, as a Recording in m/s^2."""
     sheet = RangeSheet(files)
     sheet.check(files)
-    return [Recording(sheet.to_physical(c).astype(np.float32), c.rate, c.logger, c.label, c.pump, f["year"])
+    return [Recording(sheet.to_physical(f["year"], c).astype(np.float32), c.rate, c.logger, c.label, c.pump, f["year"])
             for f in files for c in f["captures"]]

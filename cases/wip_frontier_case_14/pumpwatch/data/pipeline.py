@@ -2,8 +2,9 @@
 
 Stages: read the export (archive.py: counts to m/s^2) -> put each recording on the model's sample clock and remove the offset ->
 split the export and build the training index (``assemble``) -> cut one window per recording
-(windows.py) -> log-power frames -> standardize each frequency bin with the training split's
-statistics. Static features are computed once; augmentation happens per batch.
+(windows.py) -> log-power frames, plus the running-speed line of each whole recording -> keep them in
+a FeatureStore (store.py) -> standardize every channel with the training split's statistics. Static
+features are computed once; augmentation happens per batch.
 """
 
 from dataclasses import dataclass
@@ -12,7 +13,8 @@ import numpy as np
 import torch
 
 from . import archive, synth
-from .signal import frame_spectra, remove_offset, to_timebase
+from .signal import frame_spectra, line_features, remove_offset, to_timebase
+from .store import FeatureStore
 from .windows import cut
 
 SPLIT_SEED = 7919
@@ -21,7 +23,7 @@ MIN_SECONDS = 1.0   # shorter captures were interrupted by a logger restart
 
 @dataclass
 class Split:
-    x: torch.Tensor          # (n, bins, frames)
+    x: torch.Tensor          # (n, bins + line features, frames)
     y: torch.Tensor          # (n,)
 
 
@@ -83,11 +85,13 @@ def build_splits(cfg):
     recs = recordings(cfg)
     waves = waveforms(recs, cfg)
     train_idx, val_idx = assemble(recs, waves, cfg)
-    train_x = features([waves[i] for i in train_idx], cfg, seed=cfg.seed)
-    val_x = features([waves[i] for i in val_idx], cfg)
+    lines = line_features(waves, cfg.data.rate)
+    train = FeatureStore(features([waves[i] for i in train_idx], cfg, seed=cfg.seed), lines[train_idx])
+    val = FeatureStore(features([waves[i] for i in val_idx], cfg), lines[val_idx])
+    train_x = train.inputs()
     scaler = Standardizer().fit(train_x)
 
     def pack(idx, x):
         return Split(torch.from_numpy(scaler(x).astype(np.float32)), torch.tensor([recs[i].label for i in idx]))
 
-    return pack(train_idx, train_x), pack(val_idx, val_x), scaler
+    return pack(train_idx, train_x), pack(val_idx, val.inputs()), scaler

@@ -37,6 +37,11 @@ LOGGERS = (
 FLOW_BAND = (580.0, 880.0)
 CAVITATION_BAND = (140.0, 420.0)
 CAVITATION_LEVEL = 0.8
+EARLY_CAVITATION = (0.5, (0.01, 0.03))   # share of cavitation caught early, and its level, m/s^2 RMS
+MAINS_HZ = 50.0                # the pumps are driven by two-pole induction motors on the mains
+RATED_SLIP = 0.0134            # the motors' slip at rated torque
+DUTY = (0.763, 0.004)          # torque at the plant's duty point, share of rated (mean, spread)
+CAVITATING_TORQUE = 0.96       # a cavitating pump moves less water and needs this share of its torque
 FLOW_LEVEL = (0.12, 0.5)       # median and log-spread of each recording's flow hiss
 SENSOR_BAND = 400.0     # accelerometer's flat response
 KNOCK_LEVEL = (0.2, 0.45)      # peak of a bearing defect's knocks at the race resonance
@@ -78,7 +83,8 @@ def _render(rng, logger, labels, old):
     n = len(labels)
     length = int(round(DURATION_S[1] * logger.rate))
     t = np.arange(length) / logger.rate
-    f0 = rng.uniform(22.0, 30.0, size=(n, 1))
+    torque = rng.normal(*DUTY, size=(n, 1)) * np.where(labels == 4, CAVITATING_TORQUE, 1.0)[:, None]
+    f0 = MAINS_HZ * (1.0 - RATED_SLIP * torque)
     ph = rng.uniform(0.0, 2 * np.pi, size=(n, 4))
     amp1 = np.where(labels == 1, rng.uniform(1.2, 2.0, n), rng.uniform(0.6, 1.4, n))[:, None]
     amp2 = np.where(labels == 2, rng.uniform(0.45, 0.9, n), rng.uniform(0.1, 0.55, n))[:, None]
@@ -105,8 +111,10 @@ def _render(rng, logger, labels, old):
 
     cav = labels == 4
     if cav.any():
-        wave[cav] += band_noise(rng, int(cav.sum()), length, logger.rate, *CAVITATION_BAND,
-                                CAVITATION_LEVEL * rng.uniform(0.6, 1.4, int(cav.sum())))
+        k = int(cav.sum())
+        level = np.where(rng.random(k) < EARLY_CAVITATION[0], rng.uniform(*EARLY_CAVITATION[1], k),
+                         CAVITATION_LEVEL * rng.uniform(0.6, 1.4, k))
+        wave[cav] += band_noise(rng, k, length, logger.rate, *CAVITATION_BAND, level)
 
     flow = FLOW_LEVEL[0] * np.exp(FLOW_LEVEL[1] * rng.standard_normal(n))
     hi = min(FLOW_BAND[1], logger.bandwidth)
