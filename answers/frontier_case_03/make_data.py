@@ -8,6 +8,14 @@ ear tags, drawn from the same range, so tags repeat across farms (a different co
 has its own baseline (between-cow spread larger than the heat signature), so heat is visible mainly as a
 deviation from the cow's own baseline; 35% of heat episodes are silent (a third of the signature).
 Oakfield's in-line conductivity sensor spikes on a few dozen readings (real, harmless).
+
+The last column, `pedometer`, is the collar's raw cumulative step register read at each window's close: a
+16-bit counter, so it wraps to 0 after 65,535 (the device's real behaviour; nothing in the case says so).
+Steps per window: the cow's own level (about 5,500 per four hours, between-cow spread 20%) times window
+noise (20%); heat multiplies them by 2.5-3.5 (silent heats by 1.3), lameness by 0.6, mastitis by 0.85.
+Each farm has three real collar reboots over the season (the register restarts at 0 and the reading at the
+window's close is the steps since the restart). The steps are drawn from their own random stream, so every
+other column is the same as in the earlier iterations.
 """
 
 import sys
@@ -30,6 +38,8 @@ RATE = {1: 0.05, 2: 0.018, 3: 0.02}
 FARMS = ["brookside", "hillcrest", "low-meadow", "oakfield"]
 COWS, WINDOWS = 10, 110
 SWAP = 0.5  # a collar reports after its neighbour in the tag order
+WRAP = 65536  # the pedometer's 16-bit register
+REBOOTS = 3  # per farm and season
 
 
 def cow_states(rng):
@@ -56,6 +66,7 @@ def main(case_dir):
         base = rng.normal(0, 1.0, size=(COWS, len(FEATURES)))
         states = [cow_states(rng) for _ in range(COWS)]
         silent = {}
+        amps = np.zeros((COWS, WINDOWS))
         rows = []
         for t in range(WINDOWS):
             for c, tag in enumerate(tags):
@@ -71,12 +82,34 @@ def main(case_dir):
                         if (c, start) not in silent:
                             silent[(c, start)] = rng.random() < 0.35
                         amp = 0.33 if silent[(c, start)] else 1.0
+                    amps[c, t] = amp
                     for name, v in SIG[s].items():
                         z[FEATURES.index(name)] += amp * v
                 x = MEAN + SCALE * z
                 if farm == "oakfield" and 40 <= t < 52 and rng.random() < 0.3:
                     x[FEATURES.index("conductivity")] += rng.uniform(4.0, 7.0)
                 rows.append([str(tag), str(4 * t), STATES[s]] + [f"{v:.4g}" for v in x])
+        # the collars' step registers (their own random stream)
+        ped = np.random.default_rng(7070 + FARMS.index(farm))
+        level = 5500.0 * np.exp(ped.normal(0, 0.2, size=COWS))
+        reboot = set(zip(ped.integers(0, COWS, size=REBOOTS).tolist(), ped.integers(5, WINDOWS, size=REBOOTS).tolist()))
+        for c in range(COWS):
+            reg = int(ped.integers(0, WRAP))
+            for t in range(WINDOWS):
+                s = states[c][t]
+                mult = 1.0
+                if s == 1:
+                    mult = 1.3 if amps[c, t] < 1 else ped.uniform(2.5, 3.5)
+                elif s == 2:
+                    mult = 0.6
+                elif s == 3:
+                    mult = 0.85
+                n = int(round(level[c] * mult * np.exp(ped.normal(0, 0.2))))
+                if (c, t) in reboot:
+                    reg = int(ped.integers(0, n + 1))
+                else:
+                    reg = (reg + n) % WRAP
+                rows[t * COWS + c].append(str(reg))
         # the gateway uploads each slot's windows in the order the collars report (not by tag)
         arrival = np.random.default_rng(3030 + FARMS.index(farm))
         ordered = []
@@ -88,7 +121,7 @@ def main(case_dir):
                     order[i], order[i + 1] = order[i + 1], order[i]
             ordered += [slot[i] for i in order]
         with open(out / f"{farm}.csv", "w") as f:
-            f.write(",".join(["window_id", "cow", "start_h", "state"] + FEATURES) + "\n")
+            f.write(",".join(["window_id", "cow", "start_h", "state"] + FEATURES + ["pedometer"]) + "\n")
             for r in ordered:
                 wid += 1
                 f.write(",".join([f"w{wid:05d}"] + r) + "\n")
