@@ -81,7 +81,8 @@ def load_exports(export_dir="data/exports"):
             for cow in dict.fromkeys(tags):
                 at = np.flatnonzero(tags == cow)
                 d = np.diff(reading[at])
-                # a collar that restarts counts again from zero: that window keeps the count since the restart
+                # a collar that restarts misses a window and counts again from zero: the next window keeps the
+                # count since the restart
                 d = np.where(d < 0, reading[at][1:], d)
                 f[at, k] = np.concatenate([[np.median(d)], d])  # the first window: the cow's usual count
             names = n[:k] + ("steps",) + n[k + 1:]
