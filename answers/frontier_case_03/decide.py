@@ -13,8 +13,10 @@ Checks per seed:
 
 - reported `readme_config_trains`, `training_forward_seen`;
 - recomputed `every_epoch_trained`: >= 600 training forwards;
-- recomputed `input_scale_stationary`: mean square of the training inputs (clipped at +-4), last 10% of
-  training forwards / first 10%, <= 1.02 (the statistic depends on the random stream only);
+- recomputed `input_scale_stationary`: mean square of the training inputs (clipped at +-4), last quarter of
+  training forwards / first quarter, <= 1.015 (broken 1.88-1.92 with tenths; gold 1.002-1.008; a fix that
+  leaves only the gain in place 1.009-1.031, failing on two seeds of three; the statistic depends on the
+  random stream only);
 - recomputed `augmentation_still_applied`: early share of zero inputs in [0.015, 0.06];
 - reported `balanced_accuracy` >= 0.886 and `alert_recall` (heat) >= 0.60 on the final printed lines
   (broken 0.838-0.852 and 0.39-0.44; A fixed alone = v0.4, 0.870-0.875 and 0.534-0.542; both fixed
@@ -41,7 +43,7 @@ from families.compounding_augmentation import decide_training, readme_checks  # 
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
-    "min_forwards": 600, "window_div": 10, "max_sq_ratio": 1.02,
+    "min_forwards": 600, "window_div": 4, "max_sq_ratio": 1.015,
     "dropout_share": (0.015, 0.06), "min_bal_acc": 0.886, "alarm_label": "heat", "min_alarm_recall": 0.60,
     "print_tol": 2e-4,
 }
