@@ -8,6 +8,16 @@ ear tags, drawn from the same range, so tags repeat across farms (a different co
 has its own baseline (between-cow spread larger than the heat signature), so heat is visible mainly as a
 deviation from the cow's own baseline; 35% of heat episodes are silent (a third of the signature).
 Oakfield's in-line conductivity sensor spikes on a few dozen readings (real, harmless).
+
+The last column, `pedometer`, is the collar's raw cumulative step register read at each window's close: a
+16-bit counter, so it wraps to 0 after 65,535 (the device's real behaviour; nothing in the case says so).
+Steps per window: the cow's own level (about 9,000 per four hours, between-cow spread 20%) times window
+noise (25%); heat multiplies them by 2-3 (silent heats by 1.2), lameness by 0.6, mastitis by 0.85. So a
+normal window crosses the wrap about one time in seven, a (non-silent) heat window about one time in three.
+Each farm has three real collar reboots over the season: the collar misses that window (it is not in the
+export) and its register restarts at 0, so the next reading is the steps since the restart. The steps are
+drawn from their own random stream. Round 7 also scales heat's collar signature in the other columns by 0.6
+(HEAT_SIG), so that the steps carry most of what tells heat apart.
 """
 
 import sys
@@ -30,6 +40,10 @@ RATE = {1: 0.05, 2: 0.018, 3: 0.02}
 FARMS = ["brookside", "hillcrest", "low-meadow", "oakfield"]
 COWS, WINDOWS = 10, 110
 SWAP = 0.5  # a collar reports after its neighbour in the tag order
+WRAP = 65536  # the pedometer's 16-bit register
+REBOOTS = 3  # per farm and season
+LEVEL, NOISE = 9000.0, 0.25  # steps per four-hour window (a cow's level), window-to-window log spread
+HEAT_SIG = 0.6  # heat's collar signature (activity, lying, rumination, eating) relative to iteration 1-2
 
 
 def cow_states(rng):
@@ -56,6 +70,7 @@ def main(case_dir):
         base = rng.normal(0, 1.0, size=(COWS, len(FEATURES)))
         states = [cow_states(rng) for _ in range(COWS)]
         silent = {}
+        amps = np.zeros((COWS, WINDOWS))
         rows = []
         for t in range(WINDOWS):
             for c, tag in enumerate(tags):
@@ -71,12 +86,35 @@ def main(case_dir):
                         if (c, start) not in silent:
                             silent[(c, start)] = rng.random() < 0.35
                         amp = 0.33 if silent[(c, start)] else 1.0
+                    amps[c, t] = amp
                     for name, v in SIG[s].items():
-                        z[FEATURES.index(name)] += amp * v
+                        z[FEATURES.index(name)] += amp * v * (HEAT_SIG if s == 1 else 1.0)
                 x = MEAN + SCALE * z
                 if farm == "oakfield" and 40 <= t < 52 and rng.random() < 0.3:
                     x[FEATURES.index("conductivity")] += rng.uniform(4.0, 7.0)
                 rows.append([str(tag), str(4 * t), STATES[s]] + [f"{v:.4g}" for v in x])
+        # the collars' step registers (their own random stream)
+        ped = np.random.default_rng(7070 + FARMS.index(farm))
+        level = LEVEL * np.exp(ped.normal(0, 0.2, size=COWS))
+        reboot = set(zip(ped.integers(0, COWS, size=REBOOTS).tolist(), ped.integers(5, WINDOWS - 1, size=REBOOTS).tolist()))
+        for c in range(COWS):
+            reg = int(ped.integers(0, WRAP))
+            for t in range(WINDOWS):
+                s = states[c][t]
+                mult = 1.0
+                if s == 1:
+                    mult = 1.2 if amps[c, t] < 1 else ped.uniform(2.0, 3.0)
+                elif s == 2:
+                    mult = 0.6
+                elif s == 3:
+                    mult = 0.85
+                n = int(round(level[c] * mult * np.exp(ped.normal(0, NOISE))))
+                if (c, t) in reboot:  # the collar restarts: this window is never reported, the register restarts at 0
+                    reg = 0
+                    rows[t * COWS + c] = None
+                    continue
+                reg = (reg + n) % WRAP
+                rows[t * COWS + c].append(str(reg))
         # the gateway uploads each slot's windows in the order the collars report (not by tag)
         arrival = np.random.default_rng(3030 + FARMS.index(farm))
         ordered = []
@@ -86,9 +124,9 @@ def main(case_dir):
             for i in range(COWS - 1):
                 if arrival.random() < SWAP:
                     order[i], order[i + 1] = order[i + 1], order[i]
-            ordered += [slot[i] for i in order]
+            ordered += [slot[i] for i in order if slot[i] is not None]
         with open(out / f"{farm}.csv", "w") as f:
-            f.write(",".join(["window_id", "cow", "start_h", "state"] + FEATURES) + "\n")
+            f.write(",".join(["window_id", "cow", "start_h", "state"] + FEATURES + ["pedometer"]) + "\n")
             for r in ordered:
                 wid += 1
                 f.write(",".join([f"w{wid:05d}"] + r) + "\n")

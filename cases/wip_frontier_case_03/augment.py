@@ -5,7 +5,7 @@ import torch
 
 
 class CollarAugment:
-    def __init__(self, gain_sd=0.08, noise_sd=0.3, dropout=0.03):
+    def __init__(self, gain_sd=0.08, noise_sd=0.45, dropout=0.03):
         self.gain_sd = gain_sd
         self.noise_sd = noise_sd
         self.dropout = dropout

@@ -20,8 +20,9 @@ def series_problems(table, window_h=4):
     return problems
 
 
-def spike_problems(table, limit=6.0):
-    """Readings more than `limit` robust sds from the column's median, per farm."""
+def spike_problems(table, limit=6.0, skip=("steps",)):
+    """Readings more than `limit` robust sds from the column's median, per farm. The step count is not a
+    sensor reading (a cow's steps swing several-fold over a day by nature), so it is left out."""
     problems = []
     med = np.median(table.features, axis=0)
     mad = 1.4826 * np.median(np.abs(table.features - med), axis=0)
@@ -29,6 +30,8 @@ def spike_problems(table, limit=6.0):
     for farm in sorted(set(table.farms)):
         on_farm = table.farms == farm
         for j, name in enumerate(table.feature_names):
+            if name in skip:
+                continue
             n = int((z[on_farm, j] > limit).sum())
             if n:
                 problems.append(f"{name}: {n} readings beyond {limit:g} robust sd at {farm}")

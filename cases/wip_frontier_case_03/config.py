@@ -16,7 +16,7 @@ class DataConfig:
 @dataclass(frozen=True)
 class AugmentConfig:
     gain_sd: float = 0.08               # collar fit: one gain per window
-    noise_sd: float = 0.3
+    noise_sd: float = 0.45
     dropout: float = 0.03               # share of readings lost to missed packets
 
 

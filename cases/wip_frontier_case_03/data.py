@@ -17,7 +17,7 @@ class HerdTable:
     cows: np.ndarray
     farms: np.ndarray
     start_h: np.ndarray
-    features: np.ndarray          # (n, n_features) float32, sensor units
+    features: np.ndarray          # (n, n_features) float32, sensor units (steps per window for the pedometer)
     labels: np.ndarray            # (n,) int64 index into classes
     feature_names: tuple
     classes: tuple = STATES
@@ -56,27 +56,42 @@ def series_order(cows, starts):
 
 
 def load_exports(export_dir="data/exports"):
-    """Every farm's export, in file-name order; within a farm, cow by cow (see series_order)."""
+    """Every farm's export, in file-name order; within a farm, cow by cow (see series_order). The collar's
+    pedometer column is its cumulative reading at the window's close; the table carries the steps taken in
+    each window instead ('steps')."""
     paths = sorted(Path(export_dir).glob("*.csv"))
     if not paths:
         raise FileNotFoundError(f"no exports in {export_dir}")
-    ids, cows, farms, starts, feats, labels, names = [], [], [], [], [], [], None
+    ids, cows, farms, starts, feats, labels, columns = [], [], [], [], [], [], None
     for path in paths:
         n, rows, f = read_export(path)
-        if names is not None and n != names:
+        if columns is not None and n != columns:
             raise ValueError(f"{path}: feature columns differ from the other exports")
-        names = n
+        columns = names = n
         unknown = {r[3] for r in rows} - set(STATES)
         if unknown:
             raise ValueError(f"{path}: unknown states {sorted(unknown)}")
         order = series_order([r[1] for r in rows], [int(r[2]) for r in rows])
         rows = [rows[i] for i in order]
+        f = f[order]
+        tags = np.array([r[1] for r in rows])
+        if "pedometer" in n:
+            k = n.index("pedometer")
+            reading = f[:, k].astype(np.int64)
+            for cow in dict.fromkeys(tags):
+                at = np.flatnonzero(tags == cow)
+                d = np.diff(reading[at])
+                # a collar that restarts misses a window and counts again from zero: the next window keeps the
+                # count since the restart
+                d = np.where(d < 0, reading[at][1:], d)
+                f[at, k] = np.concatenate([[np.median(d)], d])  # the first window: the cow's usual count
+            names = n[:k] + ("steps",) + n[k + 1:]
         ids += [r[0] for r in rows]
         cows += [r[1] for r in rows]
         farms += [path.stem] * len(rows)
         starts += [int(r[2]) for r in rows]
         labels += [STATES.index(r[3]) for r in rows]
-        feats.append(f[order])
+        feats.append(f)
     return HerdTable(np.array(ids), np.array(cows), np.array(farms), np.array(starts, dtype=np.int64),
                      np.vstack(feats), np.array(labels, dtype=np.int64), names)
 

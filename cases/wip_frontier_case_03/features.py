@@ -12,11 +12,11 @@ def cow_keys(table):
 
 def cow_baselines(table):
     """Each window's baseline, row for row: the usual level of every reading for its cow, the median over
-    her windows (most are uneventful). The table lists each cow's windows together."""
+    her windows (most are uneventful)."""
     keys = cow_keys(table)
-    herd, counts = np.unique(keys, return_counts=True)
-    levels = np.stack([np.median(table.features[keys == k], axis=0) for k in herd])
-    return np.repeat(levels, counts, axis=0)
+    herd, cow = np.unique(keys, return_inverse=True)
+    levels = np.stack([np.median(table.features[cow == i], axis=0) for i in range(len(herd))])
+    return levels[cow]
 
 
 def model_inputs(table):

@@ -7,7 +7,7 @@ from features import Scaler, input_names, model_inputs
 def test_exports_load():
     table = load_exports("data/exports")
     assert len(table) == len(set(table.window_ids))
-    assert table.features.shape == (len(table), 10)
+    assert table.features.shape == (len(table), 11)
     assert set(np.unique(table.labels)) == set(range(len(STATES)))
 
 
@@ -22,9 +22,9 @@ def test_split_keeps_cows_apart():
 def test_inputs_are_readings_then_departures():
     table = load_exports("data/exports")
     x = model_inputs(table)
-    assert x.shape == (len(table), 20)
-    assert len(input_names(table)) == 20
-    assert np.array_equal(x[:, :10], table.features)
+    assert x.shape == (len(table), 22)
+    assert len(input_names(table)) == 22
+    assert np.array_equal(x[:, :11], table.features)
 
 
 def test_scaler_centers_training_inputs():
