@@ -79,3 +79,54 @@ def readme_checks(run, measured, checks, s):
         checks, run, measured, finals=lambda out: _final_numbers(out, s["state"]), tol=s["print_tol"])
     checks.check("readme_run_bal_acc", ok and bal_p >= s["min_bal_acc"], value=bal_p, bound=f">= {s['min_bal_acc']}",
                  source="readme_run")
+
+
+# --- a meter exported as its running total: the usage the model reads vs float64 from the raw export ------
+
+def record_meter_usage(rec, export_dir, meter, load_exports, standardizer_cls, build_eval_loader):
+    """The meter column of every window's model input (the case's own pipeline, identity standardization),
+    next to the usage recomputed here in float64 from the raw CSV text (total minus the zone's previous
+    total; a zone's first window takes its second window's usage), matched on window id."""
+    import csv
+    from pathlib import Path
+
+    import numpy as np
+    import torch
+
+    table = load_exports(export_dir)
+    j = list(table.feature_names).index(meter)
+    n = len(table.feature_names)
+    ds = build_eval_loader(table, standardizer_cls(np.zeros(2 * n), np.ones(2 * n))).dataset
+    got = dict(zip([str(w) for w in ds.window_ids], np.asarray(ds.x[:, j], dtype=np.float64)))
+    want = {}
+    for path in sorted(Path(export_dir).glob("*.csv")):
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            header = next(reader)
+            col = header.index(meter)
+            series = {}
+            for r in reader:
+                series.setdefault(r[1], []).append((int(r[2]), r[0], float(r[col])))
+        for rows in series.values():
+            rows.sort()
+            used = [b[2] - a[2] for a, b in zip(rows, rows[1:])]
+            for (_, wid, _), u in zip(rows, [used[0]] + used):
+                want[wid] = u
+    ids = sorted(want)
+    rec.put("meter_windows", len(ids))
+    rec.put("meter_windows_matched", sum(w in got for w in ids))
+    rec.save("meter", {"model": torch.tensor([got.get(w, float("nan")) for w in ids], dtype=torch.float64),
+                       "raw64": torch.tensor([want[w] for w in ids], dtype=torch.float64)})
+
+
+def decide_meter_usage(m, checks, s):
+    import torch
+
+    n, matched = m.value("meter_windows", int), m.value("meter_windows_matched", int)
+    t = m.tensors("meter", keys=["model", "raw64"])
+    diff = (t["model"] - t["raw64"]).abs()
+    worst = float(diff.max()) if diff.numel() and not torch.isnan(diff).any() else float("inf")
+    ok = n == matched and n > 0 and worst <= s["meter_tol"]
+    checks.check("meter_usage_exact", ok, value=worst,
+                 bound=f"<= {s['meter_tol']} L on all {n} windows (model input's meter usage vs float64 "
+                       f"difference of the raw totals)", source="recomputed", limit=s["meter_tol"], sense="<")

@@ -26,15 +26,15 @@ HOUSES = {"north-bay": "NB", "south-bay": "SB", "east-range": "ER", "west-range"
 ZONES, WINDOWS = 8, 120
 SHIFT = {1: 0.85, 2: 0.75, 3: 0.8, 4: 0.2}
 HUNT = 0.35         # valve hunting: readings swing a little up and down from one window to the next
-HUNT_L = (0.8, 2.0)  # ... and the valve opening and closing passes small irregular volumes through the meter
+HUNT_L = (1.0, 2.5)  # ... and the valve opening and closing passes small irregular volumes through the meter
 METER = "water_meter_l"  # exported as the zone meter's running total (litres since commissioning)
 DOSE_L = (600.0, 1400.0)  # a zone's irrigation per six-hour window
-METER_NOISE_L = 0.3
+METER_NOISE_L = 0.2
 METER_AGE = {"north-bay": (2.5e6, 6e6), "south-bay": (4e5, 1.5e6), "east-range": (6e4, 3e5),
              "west-range": (1.7e7, 2.1e7)}  # total at the season's start: west-range's meters date from 2011
 HUNT_MISSED = 0.2    # hunting windows the growers' walk-round log still has as normal
 STORMS = {2026: 2}  # storm fronts per house (none in 2025): one whole house's weather inputs far outside the usual range
-STORM_SIGN = {"outside_temp": -1, "outside_rad": -1, "wind_speed": 1, "vent_lee": -1, "vent_wind": -1}
+STORM_SIGN = {"outside_temp": -1, "outside_rad": -1, "wind_speed": 1, "vent_lee": 0, "vent_wind": 0}  # vents (0): each zone's own controller
 SEASON_SHIFT = {2026: {"outside_temp": 0.9, "rh": -0.7}}  # a warmer, drier spring than 2025
 
 
@@ -65,7 +65,7 @@ def season(seed, states_allowed, year):
         house_off = rng.normal(0, 0.45, len(FEATURES))
         phase = int(rng.integers(0, 6))
         storm_t = rng.choice(WINDOWS, STORMS.get(year, 0), replace=False)
-        storm = {int(t): signs * rng.uniform(40, 80, len(weather)) for t in storm_t}
+        storm = {int(t): np.where(signs == 0, 1.0, signs) * rng.uniform(150, 300, len(weather)) for t in storm_t}
         rows = []
         for z in range(ZONES):
             zone = f"Z{z + 1:02d}"
@@ -89,7 +89,7 @@ def season(seed, states_allowed, year):
                         used += sign * rng.uniform(*HUNT_L)
                         sign = -sign
                     if t in storm:
-                        x[weather] += storm[t] + rng.normal(0, 1, len(weather))
+                        x[weather] += storm[t] * np.where(signs == 0, rng.choice([-1.0, 1.0], len(weather)), 1.0)
                     total += used
                     x[m] = total
                     label = STATES[state]
