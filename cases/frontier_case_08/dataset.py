@@ -20,7 +20,7 @@ def zone_order(table):
     return np.concatenate(order)
 
 
-METERS = ("water_meter_l",)  # exported as the meter's running total; a window reads the volume it used
+METERS = ("water_meter_l",)  # a meter reading: the window reads the volume used since the previous window
 
 
 def with_deltas(table, order):
