@@ -35,7 +35,7 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     try:
         cfg = load_config(config_path, [f"train.seed={seed}"])
         with contextlib.redirect_stdout(out):
-            run_fn(cfg)
+            result = run_fn(cfg)
     finally:
         handle.remove()
     rec.put("stdout", out.getvalue())
@@ -43,6 +43,7 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     rec.put("grad_clip", float(cfg.train.grad_clip))
     rec.save("norms", {"applied": torch.tensor(norms, dtype=torch.float64)})
     rec.put("steps", len(norms))
+    return cfg, result
 
 
 def _final_numbers(stdout, state):
@@ -83,27 +84,24 @@ def readme_checks(run, measured, checks, s):
 
 # --- a meter exported as its running total: the usage the model reads vs float64 from the raw export ------
 
-def record_meter_usage(rec, export_dir, meter, load_exports, standardizer_cls, build_eval_loader):
-    """The meter column of every window's model input (the case's own pipeline, identity standardization),
-    next to the usage recomputed here in float64 from the raw CSV text (total minus the zone's previous
-    total; a zone's first window takes its second window's usage), matched on window id."""
+def record_meter_usage(rec, export_dir, meter, pretrained, datasets):
+    """The meter column of what the model received (the run's own training and validation datasets,
+    window ids and standardized inputs, mapped back to litres with the pretrained input statistics the
+    README's run standardizes with), next to the usage recomputed here in float64 from the raw CSV text
+    (total minus the zone's previous total; a zone's first window takes its second window's usage)."""
     import csv
     from pathlib import Path
 
     import numpy as np
     import torch
 
-    table = load_exports(export_dir)
-    j = list(table.feature_names).index(meter)
-    n = len(table.feature_names)
-    ds = build_eval_loader(table, standardizer_cls(np.zeros(2 * n), np.ones(2 * n))).dataset
-    got = dict(zip([str(w) for w in ds.window_ids], np.asarray(ds.x[:, j], dtype=np.float64)))
-    want = {}
+    want, col = {}, None
     for path in sorted(Path(export_dir).glob("*.csv")):
         with open(path, newline="") as f:
             reader = csv.reader(f)
             header = next(reader)
             col = header.index(meter)
+            j = col - header.index("state") - 1
             series = {}
             for r in reader:
                 series.setdefault(r[1], []).append((int(r[2]), r[0], float(r[col])))
@@ -112,6 +110,12 @@ def record_meter_usage(rec, export_dir, meter, load_exports, standardizer_cls, b
             used = [b[2] - a[2] for a, b in zip(rows, rows[1:])]
             for (_, wid, _), u in zip(rows, [used[0]] + used):
                 want[wid] = u
+    stats = np.load(pretrained)
+    mean, std = float(stats["input_mean"][j]), float(np.maximum(stats["input_std"][j], 1e-6))
+    got = {}
+    for ds in datasets:
+        x = np.asarray(ds.x[:, j].detach().cpu().numpy() if hasattr(ds.x, "detach") else ds.x[:, j], dtype=np.float64)
+        got.update(zip([str(w) for w in ds.window_ids], x * std + mean))
     ids = sorted(want)
     rec.put("meter_windows", len(ids))
     rec.put("meter_windows_matched", sum(w in got for w in ids))

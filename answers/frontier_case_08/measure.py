@@ -2,7 +2,7 @@
 
 Calls the agent's code only through config.load_config("configs/season26.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py`, with a global optimizer step post-hook that records the
-global gradient norm every optimizer step applied, and what run() printed, and the meter column of every window's model input next to float64 differences of
+global gradient norm every optimizer step applied, and what run() printed, and the meter column of every window the run's datasets hold next to float64 differences of
 the raw export's running totals (families/unclipped_update.py).
 """
 
@@ -22,12 +22,9 @@ CONFIG = "configs/season26.toml"  # train.py's default --config
 def measure(seed, rec):
     config = import_workspace_module("config")
     train = import_workspace_module("train")
-    run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
-    cfg = require(config, "load_config")(CONFIG, [f"train.seed={seed}"])
-    record_meter_usage(rec, cfg.data.export_dir, "water_meter_l",
-                       require(import_workspace_module("data"), "load_exports"),
-                       require(import_workspace_module("dataset"), "Standardizer"),
-                       require(import_workspace_module("sampling"), "build_eval_loader"))
+    cfg, trainer = run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
+    record_meter_usage(rec, cfg.data.export_dir, "water_meter_l", cfg.model.pretrained,
+                       [trainer.train_loader.dataset, trainer.val_loader.dataset])
 
 
 measure_main(measure)
