@@ -35,7 +35,7 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     try:
         cfg = load_config(config_path, [f"train.seed={seed}"])
         with contextlib.redirect_stdout(out):
-            run_fn(cfg)
+            result = run_fn(cfg)
     finally:
         handle.remove()
     rec.put("stdout", out.getvalue())
@@ -43,6 +43,7 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     rec.put("grad_clip", float(cfg.train.grad_clip))
     rec.save("norms", {"applied": torch.tensor(norms, dtype=torch.float64)})
     rec.put("steps", len(norms))
+    return cfg, result
 
 
 def _final_numbers(stdout, state):
@@ -79,3 +80,57 @@ def readme_checks(run, measured, checks, s):
         checks, run, measured, finals=lambda out: _final_numbers(out, s["state"]), tol=s["print_tol"])
     checks.check("readme_run_bal_acc", ok and bal_p >= s["min_bal_acc"], value=bal_p, bound=f">= {s['min_bal_acc']}",
                  source="readme_run")
+
+
+# --- a meter exported as its running total: the usage the model reads vs float64 from the raw export ------
+
+def record_meter_usage(rec, export_dir, meter, pretrained, datasets):
+    """The meter column of what the model received (the run's own training and validation datasets,
+    window ids and standardized inputs, mapped back to litres with the pretrained input statistics the
+    README's run standardizes with), next to the usage recomputed here in float64 from the raw CSV text
+    (total minus the zone's previous total; a zone's first window takes its second window's usage)."""
+    import csv
+    from pathlib import Path
+
+    import numpy as np
+    import torch
+
+    want, col = {}, None
+    for path in sorted(Path(export_dir).glob("*.csv")):
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            header = next(reader)
+            col = header.index(meter)
+            j = col - header.index("state") - 1
+            series = {}
+            for r in reader:
+                series.setdefault(r[1], []).append((int(r[2]), r[0], float(r[col])))
+        for rows in series.values():
+            rows.sort()
+            used = [b[2] - a[2] for a, b in zip(rows, rows[1:])]
+            for (_, wid, _), u in zip(rows, [used[0]] + used):
+                want[wid] = u
+    stats = np.load(pretrained)
+    mean, std = float(stats["input_mean"][j]), float(np.maximum(stats["input_std"][j], 1e-6))
+    got = {}
+    for ds in datasets:
+        x = np.asarray(ds.x[:, j].detach().cpu().numpy() if hasattr(ds.x, "detach") else ds.x[:, j], dtype=np.float64)
+        got.update(zip([str(w) for w in ds.window_ids], x * std + mean))
+    ids = sorted(want)
+    rec.put("meter_windows", len(ids))
+    rec.put("meter_windows_matched", sum(w in got for w in ids))
+    rec.save("meter", {"model": torch.tensor([got.get(w, float("nan")) for w in ids], dtype=torch.float64),
+                       "raw64": torch.tensor([want[w] for w in ids], dtype=torch.float64)})
+
+
+def decide_meter_usage(m, checks, s):
+    import torch
+
+    n, matched = m.value("meter_windows", int), m.value("meter_windows_matched", int)
+    t = m.tensors("meter", keys=["model", "raw64"])
+    diff = (t["model"] - t["raw64"]).abs()
+    worst = float(diff.max()) if diff.numel() and not torch.isnan(diff).any() else float("inf")
+    ok = n == matched and n > 0 and worst <= s["meter_tol"]
+    checks.check("meter_usage_exact", ok, value=worst,
+                 bound=f"<= {s['meter_tol']} L on all {n} windows (model input's meter usage vs float64 "
+                       f"difference of the raw totals)", source="recomputed", limit=s["meter_tol"], sense="<")

@@ -5,9 +5,11 @@
 Writes data/exports/<house>.csv (the 2026 season: 4 glasshouses x 8 zones x 120 six-hour windows, rows in
 export order = by window start across the house's zones) and pretrained/climnet_2025.npz (a backbone and a
 4-state head trained here on a 2025 season drawn from the same generator without the valve_hunting state and
-without storms, plus the 2025 input statistics). Zone states persist over episodes; valve_hunting (about 5%
-of windows) shows mostly as a window-to-window swing with a small level shift, so its recall depends on the
-training draw being balanced.
+without storms, plus the 2025 input statistics). Zone states persist over episodes. Each zone's irrigation
+water meter is exported as its total since commissioning (west-range's meters are old: 1.7e7-2.1e7 L, where
+float32 resolves 2 L); valve_hunting (about 5% of windows) shows mostly as small irregular volumes through
+the meter (1-2.5 L against 0.2 L of meter noise) plus a small swing of the other readings. Storm fronts hit
+all zones of one house at the same window.
 """
 
 import sys
@@ -21,13 +23,20 @@ STATES = ["normal", "heating_fault", "vent_stuck", "screen_fault", "valve_huntin
 PREVALENCE = [0.46, 0.17, 0.15, 0.13, 0.09]
 FEATURES = ["air_temp", "leaf_temp", "rh", "vpd", "co2_ppm", "par", "pipe_temp", "supply_temp", "return_temp",
             "heat_valve", "vent_lee", "vent_wind", "screen_pos", "fan_ratio", "substrate_wc", "drain_ec",
-            "irrigation_ml", "outside_temp", "outside_rad", "wind_speed"]
+            "water_meter_l", "outside_temp", "outside_rad", "wind_speed"]
 HOUSES = {"north-bay": "NB", "south-bay": "SB", "east-range": "ER", "west-range": "WR"}
 ZONES, WINDOWS = 8, 120
 SHIFT = {1: 0.85, 2: 0.75, 3: 0.8, 4: 0.2}
-HUNT = 0.8          # valve hunting: readings swing up and down from one window to the next
+HUNT = 0.35         # valve hunting: readings swing a little up and down from one window to the next
+HUNT_L = (1.0, 2.5)  # ... and the valve opening and closing passes small irregular volumes through the meter
+METER = "water_meter_l"  # exported as the zone meter's running total (litres since commissioning)
+DOSE_L = (600.0, 1400.0)  # a zone's irrigation per six-hour window
+METER_NOISE_L = 0.2
+METER_AGE = {"north-bay": (2.5e6, 6e6), "south-bay": (4e5, 1.5e6), "east-range": (6e4, 3e5),
+             "west-range": (1.7e7, 2.1e7)}  # total at the season's start: west-range's meters date from 2011
 HUNT_MISSED = 0.2    # hunting windows the growers' walk-round log still has as normal
-STORM = {2026: 0.012}  # windows in a storm front (none in 2025): weather inputs far outside the usual range
+STORMS = {2026: 2}  # storm fronts per house (none in 2025): one whole house's weather inputs far outside the usual range
+STORM_SIGN = {"outside_temp": -1, "outside_rad": -1, "wind_speed": 1, "vent_lee": 0, "vent_wind": 0}  # vents (0): each zone's own controller
 SEASON_SHIFT = {2026: {"outside_temp": 0.9, "rh": -0.7}}  # a warmer, drier spring than 2025
 
 
@@ -51,14 +60,20 @@ def season(seed, states_allowed, year):
     season_shift = np.zeros(len(FEATURES))
     for name, v in SEASON_SHIFT.get(year, {}).items():
         season_shift[FEATURES.index(name)] = v
-    weather = [FEATURES.index(n) for n in ("outside_temp", "outside_rad", "wind_speed", "vent_lee", "vent_wind")]
+    weather = [FEATURES.index(n) for n in STORM_SIGN]
+    signs = np.array(list(STORM_SIGN.values()), dtype=float)
+    m = FEATURES.index(METER)
     for house, code in HOUSES.items():
         house_off = rng.normal(0, 0.45, len(FEATURES))
         phase = int(rng.integers(0, 6))
+        storm_t = rng.choice(WINDOWS, STORMS.get(year, 0), replace=False)
+        storm = {int(t): np.where(signs == 0, 1.0, signs) * rng.uniform(150, 300, len(weather)) for t in storm_t}
         rows = []
         for z in range(ZONES):
             zone = f"Z{z + 1:02d}"
             zone_off = rng.normal(0, 0.5, len(FEATURES))
+            dose = rng.uniform(*DOSE_L)
+            total = rng.uniform(*METER_AGE[house])
             t, state = 0, None
             noise = rng.normal(0, 1, len(FEATURES))
             while t < WINDOWS:
@@ -70,11 +85,15 @@ def season(seed, states_allowed, year):
                         break
                     noise = 0.6 * noise + 0.8 * rng.normal(0, 1, len(FEATURES))
                     x = house_off + zone_off + protos[state] + noise + season_shift
+                    used = dose + rng.normal(0, METER_NOISE_L)
                     if STATES[state] == "valve_hunting":
                         x = x + sign * hunt
+                        used += sign * rng.uniform(*HUNT_L)
                         sign = -sign
-                    if rng.random() < STORM.get(year, 0.0):
-                        x[weather] += rng.choice([-1, 1], len(weather)) * rng.uniform(40, 80, len(weather))
+                    if t in storm:
+                        x[weather] += storm[t] * np.where(signs == 0, rng.choice([-1.0, 1.0], len(weather)), 1.0)
+                    total += used
+                    x[m] = total
                     label = STATES[state]
                     if label == "valve_hunting" and rng.random() < HUNT_MISSED:
                         label = "normal"
@@ -96,6 +115,9 @@ def to_arrays(files):
         for zone in sorted(by_zone):
             rs = sorted(by_zone[zone], key=lambda r: r[2])
             x = np.stack([r[4] for r in rs])
+            m = FEATURES.index(METER)
+            used = np.diff(x[:, m])
+            x[:, m] = np.r_[used[0], used]
             d = np.vstack([np.zeros((1, x.shape[1])), np.diff(x, axis=0)])
             xs.append(np.hstack([x, d]))
             ys += [STATES.index(r[3]) for r in rs]
@@ -107,7 +129,7 @@ def write_csv(path, rows):
     with open(path, "w") as f:
         f.write("window_id,zone,start_h,state," + ",".join(FEATURES) + "\n")
         for wid, zone, start, st, x in rows:
-            f.write(f"{wid},{zone},{start},{st}," + ",".join(f"{v:.4f}" for v in x) + "\n")
+            f.write(f"{wid},{zone},{start},{st}," + ",".join(f"{v:.2f}" if FEATURES[i] == METER else f"{v:.4f}" for i, v in enumerate(x)) + "\n")
 
 
 def pretrain(files, out):

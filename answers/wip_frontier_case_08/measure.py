@@ -2,8 +2,8 @@
 
 Calls the agent's code only through config.load_config("configs/season26.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py`, with a global optimizer step post-hook that records the
-global gradient norm every optimizer step applied, and what run() printed
-(families/unclipped_update.py).
+global gradient norm every optimizer step applied, and what run() printed, and the meter column of every window the run's datasets hold next to float64 differences of
+the raw export's running totals (families/unclipped_update.py).
 """
 
 import sys
@@ -13,7 +13,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
-from families.unclipped_update import run_recorded  # noqa: E402
+from families.unclipped_update import record_meter_usage, run_recorded  # noqa: E402
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
 
 CONFIG = "configs/season26.toml"  # train.py's default --config
@@ -22,7 +22,9 @@ CONFIG = "configs/season26.toml"  # train.py's default --config
 def measure(seed, rec):
     config = import_workspace_module("config")
     train = import_workspace_module("train")
-    run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
+    cfg, trainer = run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
+    record_meter_usage(rec, cfg.data.export_dir, "water_meter_l", cfg.model.pretrained,
+                       [trainer.train_loader.dataset, trainer.val_loader.dataset])
 
 
 measure_main(measure)

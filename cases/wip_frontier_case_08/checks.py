@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from dataset import zone_order, with_deltas
+from dataset import METERS, zone_order, with_deltas
 
 
 def input_drift(table, standardizer, threshold=0.5):
@@ -30,9 +30,12 @@ def series_problems(table, window_h=6):
     return problems
 
 
-def feature_problems(table, limit=150.0):
-    """Readings far outside anything the sensors produce (after the gateway's log scaling)."""
-    extreme = np.abs(table.features) > limit
+def feature_problems(table, limit=500.0):
+    """Readings far outside anything the sensors produce (after the gateway's log scaling; meters as the
+    window's usage, per 100 L)."""
+    x = with_deltas(table, zone_order(table))[:, :len(table.feature_names)]
+    x[:, [table.feature_names.index(n) for n in METERS if n in table.feature_names]] /= 100.0
+    extreme = np.abs(x) > limit
     return [f"{name}: {int(n)} readings beyond +-{limit:g}"
             for name, n in zip(table.feature_names, extreme.sum(axis=0)) if n]
 

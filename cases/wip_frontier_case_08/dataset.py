@@ -20,12 +20,23 @@ def zone_order(table):
     return np.concatenate(order)
 
 
+METERS = ("water_meter_l",)  # a meter reading: the window reads the volume used since the previous window
+
+
 def with_deltas(table, order):
-    """[readings, readings - previous window's readings] for the rows in `order` (zone-grouped)."""
-    x = table.features[order]
+    """[readings, readings - previous window's readings] for the rows in `order` (zone-grouped). A meter
+    column becomes the window's usage (its total minus the previous window's total); a zone's first window,
+    which has no previous total, takes its second window's usage."""
+    x = table.features[order].copy()
     zones = zone_keys(table)[order]
-    delta = np.zeros_like(x)
     same = zones[1:] == zones[:-1]
+    first = np.flatnonzero(np.r_[True, ~same])
+    for j in [table.feature_names.index(n) for n in METERS if n in table.feature_names]:
+        used = np.empty_like(x[:, j])
+        used[1:] = x[1:, j] - x[:-1, j]
+        used[first] = used[first + 1]
+        x[:, j] = used
+    delta = np.zeros_like(x)
     delta[1:][same] = x[1:][same] - x[:-1][same]
     return np.hstack([x, delta])
 
@@ -44,6 +55,7 @@ class WindowDataset(Dataset):
         order = zone_order(table)
         self.window_ids = table.window_ids[order]
         self.zones = table.zones[order]
+        self.houses = table.houses[order]
         self.x = torch.from_numpy(standardizer(with_deltas(table, order)).astype(np.float32))
         self.y = torch.from_numpy(table.labels[order])
 

@@ -27,7 +27,7 @@ def build_train_loader(table, standardizer, cfg, seed):
     dataset = WindowDataset(table, standardizer)
     g = torch.Generator().manual_seed(seed)
     if cfg.balanced:
-        weights = balanced_weights(table.houses, table.labels, len(table.classes))
+        weights = balanced_weights(dataset.houses, dataset.y.numpy(), len(table.classes))
         sampler = WeightedRandomSampler(torch.as_tensor(weights), num_samples=len(dataset),
                                         replacement=True, generator=g)
         return DataLoader(dataset, batch_size=cfg.batch_size, sampler=sampler, drop_last=True)

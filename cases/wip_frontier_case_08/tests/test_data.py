@@ -1,7 +1,7 @@
 import numpy as np
 
 from data import STATES, load_exports, split_by_house
-from dataset import Standardizer, WindowDataset, zone_order, with_deltas
+from dataset import METERS, Standardizer, WindowDataset, zone_order, with_deltas
 from sampling import balanced_weights
 
 
@@ -30,10 +30,20 @@ def test_deltas_restart_at_each_zone():
 def test_dataset_rows_are_windows():
     table = load_exports("data/exports").take(np.arange(200))
     ds = WindowDataset(table, Standardizer(np.zeros(40), np.ones(40)))
+    readings = [j for j, n in enumerate(table.feature_names) if n not in METERS]
     for i in (0, 57, 199):
         row = np.flatnonzero(table.window_ids == ds.window_ids[i])[0]
-        assert np.allclose(ds.x[i, :20].numpy(), table.features[row])
+        assert np.allclose(ds.x[i, readings].numpy(), table.features[row, readings])
         assert int(ds.y[i]) == table.labels[row]
+
+
+def test_meter_reads_usage_since_previous_window():
+    table = load_exports("data/exports")
+    order = zone_order(table)
+    x = with_deltas(table, order)
+    j = table.feature_names.index(METERS[0])
+    same = np.flatnonzero(table.zones[order][1:] == table.zones[order][:-1]) + 1
+    assert np.allclose(x[same, j], table.features[order][same, j] - table.features[order][same - 1, j])
 
 
 def test_balanced_weights_equal_class_mass():
