@@ -40,7 +40,7 @@ class WindowTable:
 
 def read_export(path):
     """One gateway export: the window columns, the gateway's scaled readings, the bunk reader's columns."""
-    df = pd.read_csv(path, dtype={"window_id": str, "collar": str, "state": str})
+    df = pd.read_csv(path)
     if tuple(df.columns[:len(META)]) != META or tuple(df.columns[-len(BUNK):]) != BUNK:
         raise ValueError(f"{path}: unexpected columns {list(df.columns)}")
     return df, tuple(df.columns[len(META):-len(BUNK)])
@@ -63,7 +63,7 @@ def load_exports(export_dir="data/exports"):
         frames.append(df.assign(farm=path.stem))
     df = pd.concat(frames, ignore_index=True)
     return WindowTable(df["window_id"].to_numpy(str), df["collar"].to_numpy(str), df["farm"].to_numpy(str),
-                       df["start_h"].to_numpy(np.int64, copy=True), df[list(names)].to_numpy(np.float32),
+                       df["start_h"].to_numpy(copy=True), df[list(names)].to_numpy(np.float32),
                        np.array([STATES.index(s) for s in df["state"]], dtype=np.int64), names,
                        df["bunk_visits"].to_numpy(), df["logged_h"].to_numpy())
 
