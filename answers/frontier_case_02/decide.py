@@ -18,8 +18,8 @@ README's true partial excuse). Checks per seed on the README's `python train.py`
 - reported `val_accuracy` >= 0.745, `alert_recall` (heat) >= 0.35 and `ketosis_f1` >= 0.60 on the printed
   lines (broken 0.716-0.734 and F1 0.44-0.52; A fixed alone 0.749-0.758 and 0.42-0.53; both 0.805-0.824
   and 0.68);
-- seed 0, `visit_rate_input_is_float_ratio`: some column of dataset.window_features(load_exports()) equals
-  float64 bunk_visits / logged_h from the raw CSVs within 1e-6 relative (broken: errors up to 100%).
+- seed 0, `visit_rate_input_is_float_ratio`: some column of dataset.model_inputs(load_exports()), rows matched by
+  window id, equals float64 bunk_visits / logged_h from the raw CSVs within 1e-6 relative (broken: errors up to 100%).
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
