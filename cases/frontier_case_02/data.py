@@ -21,7 +21,7 @@ class WindowTable:
     features: np.ndarray          # (n, n_features) float32, as the gateway scales them
     labels: np.ndarray            # (n,) int64 index into classes
     feature_names: tuple
-    visits: np.ndarray            # (n,) feed-bunk visits in the window, as the reader counts them
+    visits: np.ndarray            # (n,) feed-bunk visits in the window, from the bunk reader
     logged_h: np.ndarray          # (n,) hours of the window the cow's tag was in the reader's range
     classes: tuple = STATES
 
