@@ -285,8 +285,11 @@ def test_fork_bomb_and_memory_hog_end_typed(mode, stub_root, tmp_path):
     if not get_sandbox("required" if mode == "bwrap" else "none").cgroups:
         pytest.skip("no writable cgroup: a fork bomb cannot be contained here (RLIMIT_NPROC does not bind root)")
     hog = f"{sys.executable} -c 'b = bytearray(2500 << 20); import time; time.sleep(3)'"  # 3 x 2.5 GiB > 6 GiB
+    # The timer is forked before the bomb and `wait`/`echo` are builtins, so the marker does not depend on
+    # winning a fork race against the bomb (a loaded machine lost it: the shell died of EAGAIN).
+    bomb = "sleep 3 & t=$!; bomb() { bomb | bomb & }; bomb & wait $t; echo bombed"
     run_dir, (s,), aborted, _ = attack_run(
-        stub_root, tmp_path, mode, lambda _: [bash("bomb() { bomb | bomb & }; bomb & sleep 3; echo bombed"),
+        stub_root, tmp_path, mode, lambda _: [bash(bomb),
                                               bash(f"for i in 1 2 3; do {hog} & done; wait; echo hogs-done"), submit()],
         limits=Limits(command_timeout=40))
     assert aborted is None and s.status == "completed"
