@@ -65,23 +65,18 @@ CLOSERS = ["ok thanks", "no that is all", "thanks", "ok", "no thanks bye"]
 # Fraud reports by email mostly forward the notice the customer received (a fake login, payment or parcel
 # notice, written with the big queues' own words: that is what makes it convincing), pasted first, with the
 # customer's own question under it. Drawn from a stream of their own, so the rest of the export is unchanged.
-NOTICE_SUBJECTS = ["urgent your account login is locked please verify today",
-                   "payment failed for your subscription renewal please update card",
-                   "your parcel is on hold with the courier please confirm address",
-                   "we noticed a sign in to your account please reset your password now",
-                   "your invoice was charged twice please confirm your card for the refund"]
 NOTICE_THEMES = ["account_access", "billing", "shipping"]
-ASKS = ["is this real", "is this from you", "please check this", "what is this"]
+ASKS = ["is this real", "is this you", "please check", "what is this"]
 
 
 def quoted_fraud_email(i):
     r = random.Random(f"quoted-{i}")
+    ask = r.choice(ASKS) + " " + r.choice(QUEUES["fraud_report"][1].split())
+    theme = QUEUES[r.choice(NOTICE_THEMES)][1].split()
     words = []
-    while len(" ".join(words)) < 228:
-        theme = QUEUES[r.choice(NOTICE_THEMES)][1].split()
-        words += [r.choice(theme), r.choice(FILLER), r.choice(FILLER)]
-    own = r.sample(QUEUES["fraud_report"][1].split(), r.randint(1, 2))
-    return r.choice(NOTICE_SUBJECTS), " ".join(words) + "\n" + r.choice(ASKS) + " " + " ".join(own)
+    while len(" ".join(words)) < 250 - len(ask):
+        words += [r.choice(theme)] + [r.choice(FILLER) for _ in range(r.randint(2, 4))]
+    return " ".join(words[:7]), " ".join(words) + "\n" + ask
 
 
 def message(rng, queue, fill=(8, 30)):
