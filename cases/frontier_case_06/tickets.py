@@ -51,7 +51,7 @@ def read_export(path):
             if line:
                 rows.append(parse_ticket(json.loads(line)))
     cols = {key: np.array([r[key] for r in rows]) for key in ("id", "channel", "queue", "subject", "text")}
-    cols["created_at"] = np.array([r["created_at"] for r in rows], dtype=np.int64)
+    cols["created_at"] = np.array([r["created_at"] for r in rows])
     cols["subject"] = clean(cols["subject"])
     cols["text"] = clean(cols["text"])
     return cols
