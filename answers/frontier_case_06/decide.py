@@ -44,7 +44,7 @@ SETTINGS = {
     "queues": ["account_access", "billing", "shipping", "returns", "technical",
                "privacy_request", "accessibility", "fraud_report"],
     "rare": ["privacy_request", "accessibility"],
-    "min_matrix_decay": 0.01,
+    "min_matrix_decay": 0.005,
     "min_rare_recall": 0.80,
     "min_macro_f1": 0.92,
 }
