@@ -143,7 +143,7 @@ def decide_training(seed, m, checks, settings, records):
     checks.check("matrices_keep_their_decay", bool(matrices) and not undecayed,
                  value={"checked": len(matrices), "undecayed": undecayed[:12]},
                  bound=f"every nn.Linear weight keeps weight_decay >= {settings['min_matrix_decay']} "
-                       "(the config's 0.01; turning decay off everywhere is not the fix)", source="reported")
+                       "(the config's 0.008; turning decay off everywhere is not the fix)", source="reported")
     s = recompute_scores(m.value("predictions", list), records, settings["queues"], settings["rare"])
     SCORES[seed] = s
     checks.check("every_validation_ticket_predicted", s["missing"] == 0, value=s["missing"],

@@ -62,6 +62,34 @@ T0 = 1751328000  # 2025-07-01 00:00 UTC, the quarter's start
 
 CLOSERS = ["ok thanks", "no that is all", "thanks", "ok", "no thanks bye"]
 
+# Fraud reports by email mostly forward the notice the customer received (a fake login, payment or parcel
+# notice, written with the big queues' own words: that is what makes it convincing), pasted first, with the
+# customer's own question under it. Drawn from a stream of their own, so the rest of the export is unchanged.
+NOTICE_THEMES = ["account_access", "billing", "shipping"]
+ASKS = ["is this real", "is this you", "please check", "what is this"]
+
+
+def quoted_fraud_email(i):
+    """The forwarded notice reads like a long login, payment or parcel email; the question comes after it."""
+    r = random.Random(f"quoted-{i}")
+    ask = r.choice(ASKS) + " " + r.choice(QUEUES["fraud_report"][1].split())
+    words = r.sample(QUEUES[r.choice(NOTICE_THEMES)][1].split(), r.randint(3, 6))
+    while len(" ".join(words)) < 266 - len(ask):
+        words.append(r.choice(FILLER))
+    r.shuffle(words)
+    return " ".join(words[:6]), " ".join(words) + "\n" + ask
+
+
+def long_email(i, queue):
+    """A customer who writes at length: three to six of the queue's keywords among ~45 words."""
+    r = random.Random(f"long-{i}")
+    words = r.sample(QUEUES[queue][1].split(), r.randint(3, 6))
+    while len(" ".join(words)) < r.randint(215, 255):
+        words.append(r.choice(FILLER))
+    r.shuffle(words)
+    return " ".join(words)
+
+
 def message(rng, queue, fill=(8, 30)):
     words = QUEUES[queue][1].split()
     rare = queue not in COMMON
@@ -124,6 +152,11 @@ def ticket(rng, i):
     elif channel == "email":
         msg = message(rng, queue)
         row["subject"], row["body"] = " ".join(msg.split()[:4]), msg
+        if queue in COMMON and random.Random(f"long-{i}").random() < 0.08:
+            row["body"] = long_email(i, queue)
+            row["subject"] = " ".join(row["body"].split()[:4])
+        if queue == "fraud_report" and random.Random(f"fwd-{i}").random() < 0.75:
+            row["subject"], row["body"] = quoted_fraud_email(i)
     else:
         row["message"] = message(rng, queue)
     return row

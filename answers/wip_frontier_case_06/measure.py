@@ -5,7 +5,9 @@ train.run(cfg), as the README's `python train.py --config configs/router.toml` d
 every trainable parameter of the model run() returns (classified by module type: embedding, normalization,
 bias, linear weight), the weight decay of each optimizer group holding it (found through a global optimizer
 step hook), the number of optimizer steps, what run() printed, and the validation predictions it returned
-(families/decay_groups.py, run_recorded).
+(families/decay_groups.py, run_recorded). Once (seed 0) it also records, through dataset.load_splits(cfg.data),
+the number of real tokens the model receives for every training and validation ticket (TicketSet.lengths, by
+record id).
 """
 
 import sys
@@ -25,6 +27,13 @@ def measure(seed, rec):
     config = import_workspace_module("config")
     train = import_workspace_module("train")
     run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
+    if seed == 0:
+        dataset = import_workspace_module("dataset")
+        cfg = require(config, "load_config")(CONFIG, ["train.seed=0"])
+        _, train_set, val_set = require(dataset, "load_splits")(cfg.data)
+        rec.put("max_len", int(cfg.data.max_len))
+        for split, ds in (("train", train_set), ("val", val_set)):
+            rec.put(f"tokens_{split}", [[str(r["id"])[:20], int(n)] for r, n in zip(ds.records, ds.lengths.tolist())])
 
 
 measure_main(measure)

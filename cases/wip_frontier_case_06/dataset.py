@@ -1,5 +1,6 @@
 """Ticket exports (JSON lines) to tensors, per-ticket loss weights, and the batch iterator the trainer uses."""
 
+import numpy as np
 import torch
 
 from textproc import Vocab
@@ -12,7 +13,14 @@ DAY = 86400.0
 
 
 def read_tickets(path):
-    return read_export(path)
+    """Ticket records (id, created_at, channel, queue, text) of one export, in export order. An email's text is
+    its subject line followed by its body, as the agents see it."""
+    cols = read_export(path)
+    texts = cols["text"]
+    for i in np.flatnonzero(cols["channel"] == "email"):
+        texts[i] = f"subject {cols['subject'][i]}\n{texts[i]}"
+    return [{"id": str(cols["id"][i]), "created_at": int(cols["created_at"][i]), "channel": str(cols["channel"][i]),
+             "queue": str(cols["queue"][i]), "text": str(texts[i])} for i in range(len(texts))]
 
 
 class TicketSet:
@@ -53,7 +61,7 @@ def load_splits(data_cfg):
     vocab = Vocab.build((r["text"] for r in train_rows), data_cfg.min_count, data_cfg.lowercase)
     train = TicketSet(train_rows, vocab, data_cfg.max_len, data_cfg.lowercase)
     val = TicketSet(val_rows, vocab, data_cfg.max_len, data_cfg.lowercase)
-    train.weights = recency_weights(train_rows, data_cfg.recency_half_life_days)
+    train.weights = recency_weights(train.records, data_cfg.recency_half_life_days)
     return vocab, train, val
 
 
