@@ -31,7 +31,7 @@ def series_problems(table, window_h=6):
     return problems
 
 
-def feature_problems(table, limit=500.0):
+def feature_problems(table, limit=1000.0):
     """Readings far outside anything the sensors produce (after the gateway's log scaling; meters as the
     window's usage, per 100 L)."""
     x = with_deltas(table, zone_order(table))[:, :len(table.feature_names)].numpy()
