@@ -17,13 +17,13 @@ train.seed = s (10 epochs of 45 batches of 64). Checks per seed:
   own pipeline, identity standardization) equals the float64 difference of the raw export's totals within
   0.05 L on all 3,840 windows (broken: up to 1 L on west-range; float64 storage, zone-relative totals or
   differencing before the cast all pass; clipping, zeroing or dropping the meter fail);
-- reported `balanced_accuracy` >= 0.835 and `state_f1` (valve_hunting) >= 0.41 on the final printed lines
+- reported `balanced_accuracy` >= 0.83 and `state_f1` (valve_hunting) >= 0.40 on the final printed lines
   (broken 0.661-0.672 and 0.17-0.18; A fixed alone 0.690-0.716 and 0.20-0.24; both fixed 0.850-0.856 and
   0.61-0.66).
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
-here, within 2e-4) and `readme_run_bal_acc` (>= 0.835).
+here, within 2e-4) and `readme_run_bal_acc` (>= 0.83).
 """
 
 import sys
@@ -38,7 +38,7 @@ from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
     "min_steps": 10 * 45, "grad_clip": 1.0, "clip_rtol": 1e-4,
-    "min_bal_acc": 0.835, "state": "valve_hunting", "min_state_f1": 0.41, "print_tol": 2e-4, "meter_tol": 0.05,
+    "min_bal_acc": 0.83, "state": "valve_hunting", "min_state_f1": 0.40, "print_tol": 2e-4, "meter_tol": 0.05,
 }
 
 

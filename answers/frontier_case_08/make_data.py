@@ -67,7 +67,7 @@ def season(seed, states_allowed, year):
         house_off = rng.normal(0, 0.45, len(FEATURES))
         phase = int(rng.integers(0, 6))
         storm_t = rng.choice(WINDOWS, STORMS.get(year, 0), replace=False)
-        storm = {int(t): np.where(signs == 0, 1.0, signs) * rng.uniform(300, 600, len(weather)) for t in storm_t}
+        storm = {int(t): np.where(signs == 0, 1.0, signs) * rng.uniform(200, 400, len(weather)) for t in storm_t}
         rows = []
         for z in range(ZONES):
             zone = f"Z{z + 1:02d}"
