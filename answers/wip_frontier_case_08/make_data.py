@@ -33,8 +33,8 @@ METER = "water_meter_l"  # exported as the zone meter's running total (litres si
 DOSE_L = (600.0, 1400.0)  # a zone's irrigation per six-hour window
 METER_NOISE_L = 0.2
 METER_AGE = {"north-bay": (2.5e6, 6e6), "south-bay": (4e5, 1.5e6), "east-range": (6e4, 3e5),
-             "west-range": (1.7e7, 2.1e7)}  # total at the season's start: west-range's meters date from 2011
-HUNT_MISSED = 0.2    # hunting windows the growers' walk-round log still has as normal
+             "west-range": (9e6, 1.3e7)}  # total at the season's start: west-range's meters date from 2011
+HUNT_MISSED = 0.3    # hunting windows the growers' walk-round log still has as normal
 STORMS = {2026: 2}  # storm fronts per house (none in 2025): one whole house's weather inputs far outside the usual range
 STORM_SIGN = {"outside_temp": -1, "outside_rad": -1, "wind_speed": 1, "vent_lee": 0, "vent_wind": 0}  # vents (0): each zone's own controller
 SEASON_SHIFT = {2026: {"outside_temp": 0.9, "rh": -0.7}}  # a warmer, drier spring than 2025
@@ -67,7 +67,7 @@ def season(seed, states_allowed, year):
         house_off = rng.normal(0, 0.45, len(FEATURES))
         phase = int(rng.integers(0, 6))
         storm_t = rng.choice(WINDOWS, STORMS.get(year, 0), replace=False)
-        storm = {int(t): np.where(signs == 0, 1.0, signs) * rng.uniform(150, 300, len(weather)) for t in storm_t}
+        storm = {int(t): np.where(signs == 0, 1.0, signs) * rng.uniform(200, 400, len(weather)) for t in storm_t}
         rows = []
         for z in range(ZONES):
             zone = f"Z{z + 1:02d}"

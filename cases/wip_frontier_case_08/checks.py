@@ -1,13 +1,14 @@
 """Sanity checks on the inputs before training."""
 
 import numpy as np
+import torch
 
 from dataset import METERS, zone_order, with_deltas
 
 
 def input_drift(table, standardizer, threshold=0.5):
     """Inputs whose mean on this table is more than `threshold` pretraining sds from the pretraining mean."""
-    z = standardizer(with_deltas(table, zone_order(table)))
+    z = standardizer(with_deltas(table, zone_order(table))).numpy()
     shift = z.mean(axis=0)
     names = list(table.feature_names) + [f"d_{n}" for n in table.feature_names]
     return [(names[i], float(shift[i])) for i in np.flatnonzero(np.abs(shift) > threshold)]
@@ -30,10 +31,10 @@ def series_problems(table, window_h=6):
     return problems
 
 
-def feature_problems(table, limit=500.0):
+def feature_problems(table, limit=1000.0):
     """Readings far outside anything the sensors produce (after the gateway's log scaling; meters as the
     window's usage, per 100 L)."""
-    x = with_deltas(table, zone_order(table))[:, :len(table.feature_names)]
+    x = with_deltas(table, zone_order(table))[:, :len(table.feature_names)].numpy()
     x[:, [table.feature_names.index(n) for n in METERS if n in table.feature_names]] /= 100.0
     extreme = np.abs(x) > limit
     return [f"{name}: {int(n)} readings beyond +-{limit:g}"
@@ -42,7 +43,7 @@ def feature_problems(table, limit=500.0):
 
 def check_table(table):
     problems = series_problems(table) + feature_problems(table)
-    if not np.isfinite(table.features).all():
+    if not torch.isfinite(table.features).all():
         problems.append("non-finite sensor readings")
     counts = table.counts()
     if (counts == 0).any():

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import torch
 
 STATES = ("normal", "heating_fault", "vent_stuck", "screen_fault", "valve_hunting")
 META = ("window_id", "zone", "start_h", "state")
@@ -17,7 +18,7 @@ class WindowTable:
     zones: np.ndarray
     houses: np.ndarray
     start_h: np.ndarray
-    features: np.ndarray          # (n, n_features) float32, raw sensor units
+    features: torch.Tensor        # (n, n_features), raw sensor units as exported
     labels: np.ndarray            # (n,) int64 index into classes
     feature_names: tuple
     classes: tuple = STATES
@@ -28,7 +29,7 @@ class WindowTable:
     def take(self, index):
         index = np.asarray(index)
         return WindowTable(self.window_ids[index], self.zones[index], self.houses[index],
-                           self.start_h[index], self.features[index], self.labels[index],
+                           self.start_h[index], self.features[torch.as_tensor(index)], self.labels[index],
                            self.feature_names, self.classes)
 
     def counts(self):
@@ -43,7 +44,7 @@ def read_export(path):
             raise ValueError(f"{path}: unexpected header {header[:len(META)]}")
         rows = list(reader)
     names = tuple(header[len(META):])
-    feats = np.array([[float(v) for v in r[len(META):]] for r in rows], dtype=np.float32)
+    feats = [[float(v) for v in r[len(META):]] for r in rows]
     return names, rows, feats
 
 
@@ -66,9 +67,9 @@ def load_exports(export_dir="data/exports"):
         houses += [path.stem] * len(rows)
         starts += [int(r[2]) for r in rows]
         labels += [STATES.index(r[3]) for r in rows]
-        feats.append(f)
+        feats += f
     return WindowTable(np.array(ids), np.array(zones), np.array(houses), np.array(starts, dtype=np.int64),
-                       np.vstack(feats), np.array(labels, dtype=np.int64), names)
+                       torch.tensor(feats), np.array(labels, dtype=np.int64), names)
 
 
 def split_by_house(table, val_house):

@@ -27,24 +27,24 @@ def with_deltas(table, order):
     """[readings, readings - previous window's readings] for the rows in `order` (zone-grouped). A meter
     column becomes the window's usage (its total minus the previous window's total); a zone's first window,
     which has no previous total, takes its second window's usage."""
-    x = table.features[order].copy()
+    x = table.features[torch.as_tensor(order)].clone()
     zones = zone_keys(table)[order]
-    same = zones[1:] == zones[:-1]
-    first = np.flatnonzero(np.r_[True, ~same])
+    same = torch.from_numpy(zones[1:] == zones[:-1])
+    first = torch.from_numpy(np.flatnonzero(np.r_[True, ~same.numpy()]))
     for j in [table.feature_names.index(n) for n in METERS if n in table.feature_names]:
-        used = np.empty_like(x[:, j])
+        used = torch.empty_like(x[:, j])
         used[1:] = x[1:, j] - x[:-1, j]
         used[first] = used[first + 1]
         x[:, j] = used
-    delta = np.zeros_like(x)
+    delta = torch.zeros_like(x)
     delta[1:][same] = x[1:][same] - x[:-1][same]
-    return np.hstack([x, delta])
+    return torch.cat([x, delta], dim=1)
 
 
 class Standardizer:
     def __init__(self, mean, std):
-        self.mean = np.asarray(mean, dtype=np.float32)
-        self.std = np.maximum(np.asarray(std, dtype=np.float32), 1e-6)
+        self.mean = torch.as_tensor(mean)
+        self.std = torch.as_tensor(std).clamp_min(1e-6)
 
     def __call__(self, x):
         return (x - self.mean) / self.std
@@ -56,7 +56,7 @@ class WindowDataset(Dataset):
         self.window_ids = table.window_ids[order]
         self.zones = table.zones[order]
         self.houses = table.houses[order]
-        self.x = torch.from_numpy(standardizer(with_deltas(table, order)).astype(np.float32))
+        self.x = standardizer(with_deltas(table, order))
         self.y = torch.from_numpy(table.labels[order])
 
     def __len__(self):

@@ -8,7 +8,7 @@ from sampling import balanced_weights
 def test_exports_load():
     table = load_exports("data/exports")
     assert len(table) == len(set(table.window_ids))
-    assert table.features.shape == (len(table), 20)
+    assert tuple(table.features.shape) == (len(table), 20)
     assert set(np.unique(table.labels)) == set(range(len(STATES)))
 
 
@@ -22,7 +22,7 @@ def test_split_holds_out_one_house():
 def test_deltas_restart_at_each_zone():
     table = load_exports("data/exports")
     order = zone_order(table)
-    x = with_deltas(table, order)
+    x = with_deltas(table, order).numpy()
     first = np.r_[True, table.zones[order][1:] != table.zones[order][:-1]]
     assert np.all(x[first, 20:] == 0)
 
@@ -33,17 +33,17 @@ def test_dataset_rows_are_windows():
     readings = [j for j, n in enumerate(table.feature_names) if n not in METERS]
     for i in (0, 57, 199):
         row = np.flatnonzero(table.window_ids == ds.window_ids[i])[0]
-        assert np.allclose(ds.x[i, readings].numpy(), table.features[row, readings])
+        assert np.allclose(ds.x[i, readings].numpy(), table.features[row, readings].numpy())
         assert int(ds.y[i]) == table.labels[row]
 
 
 def test_meter_reads_usage_since_previous_window():
     table = load_exports("data/exports")
     order = zone_order(table)
-    x = with_deltas(table, order)
+    x = with_deltas(table, order).numpy()
     j = table.feature_names.index(METERS[0])
     same = np.flatnonzero(table.zones[order][1:] == table.zones[order][:-1]) + 1
-    assert np.allclose(x[same, j], table.features[order][same, j] - table.features[order][same - 1, j])
+    assert np.allclose(x[same, j], table.features.numpy()[order][same, j] - table.features.numpy()[order][same - 1, j])
 
 
 def test_balanced_weights_equal_class_mass():

@@ -52,7 +52,7 @@ def feature_stats(table):
     """Per house and sensor feature: mean and standard deviation of the raw readings."""
     stats = {}
     for house in sorted(set(table.houses)):
-        x = table.features[table.houses == house]
+        x = table.features[table.houses == house].numpy()
         stats[house] = (x.mean(axis=0), x.std(axis=0))
     return stats
 
