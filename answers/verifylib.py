@@ -163,6 +163,31 @@ def measure_main(measure, seeds=SEEDS, preload=("numpy",)):
             measure(seed, rec)
 
 
+def run_readme_config(load_config, run_fn, config_path, seed, handles=()):
+    """Run the case's training entry point on its README config at ``train.seed = seed``, printing captured;
+    the torch hook ``handles`` are removed afterwards whatever happens. -> (cfg, what it printed, its result)."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    try:
+        cfg = load_config(config_path, [f"train.seed={seed}"])
+        with contextlib.redirect_stdout(out):
+            result = run_fn(cfg)
+    finally:
+        for handle in handles:
+            handle.remove()
+    return cfg, out.getvalue(), result
+
+
+def is_training_model(module) -> bool:
+    """A module run forward in training mode, with gradients on and a trainable parameter: under a global
+    forward pre-hook, the first such module is the model at its first training step."""
+    import torch
+
+    return module.training and torch.is_grad_enabled() and any(p.requires_grad for p in module.parameters())
+
+
 # --- deciding half (never imports the agent's code) -----------------------------------------
 
 

@@ -13,11 +13,9 @@ readings early in training), and checks the printed outcome; then compares the p
 log of the README run with the measured seed-0 run.
 """
 
-import contextlib
-import io
 import re
 
-from verifylib import check_readme_log_equals_measured_stdout
+from verifylib import check_readme_log_equals_measured_stdout, run_readme_config
 
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
@@ -42,14 +40,8 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
         state["rows"].append([float((x == 0).sum()), float(x.numel()), float((xc ** 2).sum())])
 
     handle = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
-    out = io.StringIO()
-    try:
-        cfg = load_config(config_path, [f"train.seed={seed}"])
-        with contextlib.redirect_stdout(out):
-            run_fn(cfg)
-    finally:
-        handle.remove()
-    rec.put("stdout", out.getvalue())
+    _, stdout, _ = run_readme_config(load_config, run_fn, config_path, seed, [handle])
+    rec.put("stdout", stdout)
     rec.put("trained", True)
     rec.put("model_found", state["module"] is not None)
     rec.save("inputs", {"rows": torch.tensor(state["rows"] or [[0.0, 0.0, 0.0]], dtype=torch.float64)})

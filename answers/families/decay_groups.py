@@ -18,7 +18,6 @@ macro-F1 and per-channel accuracy from those predictions against its own regener
 torch is imported inside the functions, as verifylib does.
 """
 
-import math
 import re
 
 # --- measuring (called by measure.py, beside the agent's code) -------------------------------------

@@ -12,11 +12,9 @@ that enters the running statistics), requires batch norm to be kept, bounds the 
 alert recall, and compares the printed log of the README run with the measured seed-0 run.
 """
 
-import contextlib
-import io
 import re
 
-from verifylib import check_readme_log_equals_measured_stdout
+from verifylib import check_readme_log_equals_measured_stdout, is_training_model, run_readme_config
 
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
@@ -25,21 +23,13 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     state = {}
 
     def pre_hook(module, args):
-        if "module" in state or not module.training or not torch.is_grad_enabled():
-            return
-        if not any(p.requires_grad for p in module.parameters()):
+        if "module" in state or not is_training_model(module):
             return
         state["module"] = module
 
     handle = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
-    out = io.StringIO()
-    try:
-        cfg = load_config(config_path, [f"train.seed={seed}"])
-        with contextlib.redirect_stdout(out):
-            run_fn(cfg)
-    finally:
-        handle.remove()
-    rec.put("stdout", out.getvalue())
+    _, stdout, _ = run_readme_config(load_config, run_fn, config_path, seed, [handle])
+    rec.put("stdout", stdout)
     rec.put("trained", True)
     rec.put("model_found", "module" in state)
     if "module" not in state:

@@ -12,11 +12,9 @@ moved, from the recorded labels that the draws are class-balanced, and compares 
 README run with the measured seed-0 run.
 """
 
-import contextlib
-import io
 import re
 
-from verifylib import check_readme_log_equals_measured_stdout
+from verifylib import check_readme_log_equals_measured_stdout, is_training_model, run_readme_config
 
 
 def run_recorded(rec, seed, load_config, run_fn, holders, name, original, config_path):
@@ -48,24 +46,18 @@ def run_recorded(rec, seed, load_config, run_fn, holders, name, original, config
     state = {}
 
     def pre_hook(module, args):
-        if "module" in state or not module.training or not torch.is_grad_enabled():
-            return
-        if not any(p.requires_grad for p in module.parameters()):
+        if "module" in state or not is_training_model(module):
             return
         state["module"] = module
         state["start"] = {k: p.detach().clone() for k, p in module.named_parameters()}
 
     handle = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
-    out = io.StringIO()
     try:
-        cfg = load_config(config_path, [f"train.seed={seed}"])
-        with contextlib.redirect_stdout(out):
-            run_fn(cfg)
+        _, stdout, _ = run_readme_config(load_config, run_fn, config_path, seed, [handle])
     finally:
-        handle.remove()
         for holder in holders:
             setattr(holder, name, original)
-    rec.put("stdout", out.getvalue())
+    rec.put("stdout", stdout)
     rec.put("trained", True)
     if "module" not in state:
         rec.put("model_found", False)

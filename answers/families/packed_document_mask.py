@@ -12,11 +12,9 @@ change of the outputs from that start token on is recorded (0 when a document se
 Deciding side (`decide_outcome`, `readme_checks`): bounds that change, and the final printed accuracies.
 """
 
-import contextlib
-import io
 import re
 
-from verifylib import check_readme_log_equals_measured_stdout
+from verifylib import check_readme_log_equals_measured_stdout, is_training_model, run_readme_config
 
 
 def _clone(obj):
@@ -37,9 +35,7 @@ def run_probed(rec, seed, load_config, run_fn, config_path, s):
     state = {}
 
     def pre_hook(module, args):
-        if "module" in state or not module.training or not torch.is_grad_enabled():
-            return
-        if not any(p.requires_grad for p in module.parameters()):
+        if "module" in state or not is_training_model(module):
             return
         state["module"] = module
         original = module.forward
@@ -52,14 +48,8 @@ def run_probed(rec, seed, load_config, run_fn, config_path, s):
         module.forward = forward
 
     handle = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
-    out = io.StringIO()
-    try:
-        cfg = load_config(config_path, [f"train.seed={seed}"])
-        with contextlib.redirect_stdout(out):
-            run_fn(cfg)
-    finally:
-        handle.remove()
-    rec.put("stdout", out.getvalue())
+    _, stdout, _ = run_readme_config(load_config, run_fn, config_path, seed, [handle])
+    rec.put("stdout", stdout)
     rec.put("trained", True)
     found = "module" in state and "call" in state
     rec.put("model_found", found)

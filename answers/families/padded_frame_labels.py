@@ -21,7 +21,7 @@ measured seed-0 run.
 import contextlib
 import io
 
-from verifylib import logged_rows, numbers
+from verifylib import is_training_model, numbers, run_readme_config
 
 
 def raw_inputs(data_dir):
@@ -80,23 +80,14 @@ def run_recorded(rec, seed, load_config, run_fn, build_fn, config_path, weld_tag
             out.register_hook(grad_hook_for(args[0]))
 
     def pre_hook(module, args):
-        if "module" in state or not module.training or not torch.is_grad_enabled():
-            return
-        if not any(p.requires_grad for p in module.parameters()):
+        if "module" in state or not is_training_model(module):
             return
         state["module"] = module
 
     h1 = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
     h2 = torch.nn.modules.module.register_module_forward_hook(fwd_hook)
-    out = io.StringIO()
-    try:
-        cfg = load_config(config_path, [f"train.seed={seed}"])
-        with contextlib.redirect_stdout(out):
-            run_fn(cfg)
-    finally:
-        h1.remove()
-        h2.remove()
-    rec.put("stdout", out.getvalue())
+    cfg, stdout, _ = run_readme_config(load_config, run_fn, config_path, seed, [h1, h2])
+    rec.put("stdout", stdout)
     rec.put("model_found", "module" in state)
     for k in ("pad_grad", "real_grad", "pad_frames", "steps"):
         rec.put(k, state[k])

@@ -13,9 +13,9 @@ step unchanged, that the drawn loss weights follow their examples (the weight ra
 that the data's provenance separates), and reads the final printed numbers.
 """
 
-import contextlib
-import io
 import re
+
+from verifylib import is_training_model, run_readme_config
 
 
 def run_recorded(rec, seed, load_config, run_fn, holders, name, original, config_path, pretrained_path,
@@ -51,24 +51,18 @@ def run_recorded(rec, seed, load_config, run_fn, holders, name, original, config
     state = {}
 
     def pre_hook(module, args):
-        if "module" in state or not module.training or not torch.is_grad_enabled():
-            return
-        if not any(p.requires_grad for p in module.parameters()):
+        if "module" in state or not is_training_model(module):
             return
         state["module"] = module
         state["start"] = {k: p.detach().clone() for k, p in module.named_parameters()}
 
     handle = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
-    out = io.StringIO()
     try:
-        cfg = load_config(config_path, [f"train.seed={seed}"])
-        with contextlib.redirect_stdout(out):
-            run_fn(cfg)
+        _, stdout, _ = run_readme_config(load_config, run_fn, config_path, seed, [handle])
     finally:
-        handle.remove()
         for holder in holders:
             setattr(holder, name, original)
-    rec.put("stdout", out.getvalue())
+    rec.put("stdout", stdout)
     rec.put("trained", True)
     with np.load(pretrained_path) as arrays:
         pre = {k: torch.from_numpy(arrays[k]) for k in arrays.files if k.startswith(prefix)}

@@ -15,12 +15,10 @@ counts, reads the final validation loss and the named class's recall from the pr
 the README run's printed epoch rows with the measured seed-0 run.
 """
 
-import contextlib
 import hashlib
-import io
 import re
 
-from verifylib import check_readme_log_equals_measured_stdout
+from verifylib import check_readme_log_equals_measured_stdout, run_readme_config
 
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
@@ -60,14 +58,8 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
             state["rows"] += 1
 
     handle = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
-    out = io.StringIO()
-    try:
-        cfg = load_config(config_path, [f"train.seed={seed}"])
-        with contextlib.redirect_stdout(out):
-            run_fn(cfg)
-    finally:
-        handle.remove()
-    rec.put("stdout", out.getvalue())
+    _, stdout, _ = run_readme_config(load_config, run_fn, config_path, seed, [handle])
+    rec.put("stdout", stdout)
     rec.put("trained", True)
     rec.put("model_found", "module" in state)
     rec.save("inputs", {"counts": torch.tensor([state["rows"], state["repeats"]], dtype=torch.float64)})

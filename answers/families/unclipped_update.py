@@ -12,11 +12,9 @@ update was clipped, reads the final balanced accuracy and one state's F1 from th
 printed log of the README run with the measured seed-0 run.
 """
 
-import contextlib
-import io
 import re
 
-from verifylib import check_readme_log_equals_measured_stdout
+from verifylib import check_readme_log_equals_measured_stdout, run_readme_config
 
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
@@ -31,14 +29,8 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
         norms.append(float(torch.cat(grads).norm()) if grads else 0.0)
 
     handle = register_optimizer_step_post_hook(post_hook)
-    out = io.StringIO()
-    try:
-        cfg = load_config(config_path, [f"train.seed={seed}"])
-        with contextlib.redirect_stdout(out):
-            result = run_fn(cfg)
-    finally:
-        handle.remove()
-    rec.put("stdout", out.getvalue())
+    cfg, stdout, result = run_readme_config(load_config, run_fn, config_path, seed, [handle])
+    rec.put("stdout", stdout)
     rec.put("trained", True)
     rec.put("grad_clip", float(cfg.train.grad_clip))
     rec.save("norms", {"applied": torch.tensor(norms, dtype=torch.float64)})

@@ -14,7 +14,6 @@ measure.py loads nothing before ``measure_main`` has set the process up.
 
 import math
 import re
-import sys
 from pathlib import Path
 
 from verifylib import Unreadable, numbers, printed_numbers, step_lines
