@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "answers"))
-from verifylib import Checks, check_readme_log_equals_measured_stdout, workspace_holders  # noqa: E402
+from verifylib import (  # noqa: E402
+    Checks,
+    check_readme_log_equals_measured_stdout,
+    is_training_model,
+    run_readme_config,
+    workspace_holders,
+)
 
 
 @pytest.fixture
@@ -92,3 +98,48 @@ def test_a_failed_run_or_a_missing_row_fails():
     assert not ok and not rows["readme_run_exit_ok"]["passed"]
     _, _, rows = readme_rows(LOG.splitlines(keepends=True)[0] + LOG.splitlines(keepends=True)[2])
     assert not rows["readme_run_matches_measured_training"]["passed"]
+
+
+class _Handle:
+    def __init__(self):
+        self.removed = False
+
+    def remove(self):
+        self.removed = True
+
+
+def test_the_readme_config_runs_at_the_seed_with_its_printing_captured_and_hooks_removed():
+    seen, handle = [], _Handle()
+
+    def load_config(path, overrides):
+        seen.append((path, overrides))
+        return {"path": path}
+
+    def run(cfg):
+        print("epoch 1 | loss 0.5")
+        return "model"
+
+    cfg, printed, result = run_readme_config(load_config, run, "configs/x.toml", 2, [handle])
+    assert seen == [("configs/x.toml", ["train.seed=2"])] and cfg == {"path": "configs/x.toml"}
+    assert printed == "epoch 1 | loss 0.5\n" and result == "model" and handle.removed
+
+
+def test_hooks_are_removed_when_the_run_raises():
+    handle = _Handle()
+
+    def run(cfg):
+        raise RuntimeError("diverged")
+
+    with pytest.raises(RuntimeError):
+        run_readme_config(lambda path, overrides: None, run, "c.toml", 0, [handle])
+    assert handle.removed
+
+
+def test_the_training_model_is_a_training_module_with_gradients_and_a_trainable_parameter():
+    torch = pytest.importorskip("torch")
+    model, frozen = torch.nn.Linear(2, 2), torch.nn.Linear(2, 2)
+    frozen.requires_grad_(False)
+    assert is_training_model(model) and not is_training_model(frozen) and not is_training_model(torch.nn.ReLU())
+    assert not is_training_model(model.eval())
+    with torch.no_grad():
+        assert not is_training_model(model.train())
