@@ -4,10 +4,13 @@ Two independent defects. Layer A (models/wheelnet.py): WheelNet.adapt_to_labels,
 after load_pretrained has filled the model with the 2025 weights, builds the new 5-condition head and then
 runs self.apply(self._init_weights), which re-initializes every nn.Linear of the model (normal, std 0.02,
 zero bias): the backbone's two pretrained Linear layers are reset and only the PairedEmbedding (not an
-nn.Linear) keeps its 2025 weights. Layer B (impacts.py, fed by data.read_export): each pass's impacts are
-grouped into wheel revolutions with (along / circumference).astype(int), truncation toward zero; at Stroud
-Viaduct the first impacts fall before the axle counter's reference (negative `along`), so revolutions -1 and 0
-merge and the viaduct's flat spots read like oval wheels. Every run is the README's `python train.py` at
+nn.Linear) keeps its 2025 weights. Layer B (data.py read_export, feeding impacts.revolution_features):
+each impact's int64 sample-counter stamp and the axle's two stamps are converted to seconds with
+torch.tensor(counts) / SAMPLE_RATE_HZ, an int64 tensor true-divided, which is float32; the counters are the
+detectors' uptime at 25.6 kHz (6e9-7e10), so the seconds (2.5e5-2.7e6) land on a float32 grid of
+0.016-0.25 s, a large share of a 0.4-0.7 s wheel revolution: the impacts fall into the wrong revolutions
+and flat spots (once per revolution) and oval wheels (twice) are blurred into each other on every site.
+Every run is the README's `python train.py` at
 train.seed = s (5 epochs of 45 batches of 64). Checks per seed:
 
 - reported `readme_config_trains`, `training_forward_seen`;
@@ -21,15 +24,15 @@ train.seed = s (5 epochs of 45 batches of 64). Checks per seed:
   or the features fails);
 - recomputed `impact_features_by_revolution`: the share of those passes whose hits_per_rev / max_hits_rev /
   rev_peak_cv differ by more than 1e-3 from a float64 recomputation from the pristine export's raw columns
-  with revolution = floor(along / 2.89) is <= 0.002 (broken about 0.10; floor, //, math.floor, float64, a
-  reference moved back a whole revolution all give 0; clipping or dropping the negative offsets fail);
-- reported `balanced_accuracy` >= 0.69 on the final printed line (broken 0.644-0.662, A fixed alone
-  0.6955-0.6971, both fixed 0.708-0.711); `alarm_recall` is recorded with no bound (built-up tread is poor
-  in every version, about 0.1-0.24).
+  (is <= 0.002; broken 0.136; float64 seconds, counts taken relative to axle_in before the division, a
+  reference subtracted in int64, python floats all give 0; dropping or zeroing the features fails);
+- reported `balanced_accuracy` >= 0.67 on the final printed line (broken 0.610-0.619, A fixed alone
+  0.6832-0.6846, both fixed 0.691-0.712); `alarm_recall` is recorded with no bound (built-up tread is poor
+  in every version, about 0.13-0.35).
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
-here, within 2e-4) and `readme_run_bal_acc` (>= 0.74).
+here, within 2e-4) and `readme_run_bal_acc` (>= 0.67).
 """
 
 import sys
@@ -46,7 +49,7 @@ import torch  # noqa: E402
 
 SETTINGS = {
     "n_classes": 5, "min_draws": 5 * 45 * 64, "pretrained_atol": 1e-6, "majority_class": 0,
-    "min_weight_ratio": 2.0, "expected_ratio": 3.5, "min_bal_acc": 0.69, "alarm_label": "built_up_tread",
+    "min_weight_ratio": 2.0, "expected_ratio": 3.5, "min_bal_acc": 0.67, "alarm_label": "built_up_tread",
     "min_alarm_recall": 0.0, "print_tol": 2e-4, "train_passes": 2880, "impact_atol": 1e-3,
     "max_impact_mismatch": 0.002,
 }
@@ -68,7 +71,7 @@ def decide(seed, m, checks):
         bad = float(off.double().mean())
     checks.check("impact_features_by_revolution", bad <= SETTINGS["max_impact_mismatch"], value=bad,
                  bound=f"share of training passes whose impact features differ by more than {SETTINGS['impact_atol']} "
-                       f"from a float64 recomputation from the export (revolution = floor(along / 2.89)) "
+                       f"from a float64 recomputation from the export's sample counters "
                        f"<= {SETTINGS['max_impact_mismatch']}", source="recomputed",
                  limit=SETTINGS["max_impact_mismatch"], sense="<")
 

@@ -29,10 +29,11 @@ SHOP_RATE = [0.08, 0.7, 0.7, 0.7, 0.75]       # share of each condition's passes
 WAYSIDE_WRONG = 0.3                            # wayside defect calls that name the wrong condition
 CIRC = 2.89                                    # wheel circumference (m), impacts.WHEEL_CIRCUMFERENCE_M
 ZONE = 3 * CIRC                                # length of the gauges' measuring zone (m)
-# where the axle counter's reference falls against the gauges: at three sites just before the zone, at the
-# viaduct (gauges mounted upstream of the counter, on the approach span) inside its first revolution
-AXLE_LEAD = {"ashby-junction": (0.05, 0.3), "kerrow-cutting": (0.05, 0.3), "lindel-bank": (0.05, 0.3),
-             "stroud-viaduct": (-2.7, -1.5)}
+FS = 25_600                                    # the detectors' sample rate (Hz), impacts.SAMPLE_RATE_HZ
+SPEED_MS = (4.0, 7.0)                          # wagon speed over the gauges (m/s)
+UPTIME_H = (70, 160)                           # each detector's uptime at the season's first pass (h)
+SHOP_SWAP = 0.10                               # shop flat/oval calls that name the other of the two
+REINSPECTED = 0.2                              # share of the shop's flat/oval passes re-inspected in June
 NOISE_FLOOR_SITE = {"stroud-viaduct": 0.9}     # the viaduct's deck rings: the highest noise floor
 SEASON_SHIFT = {2026: {"speed_kmh": 0.8, "rail_temp": -0.7}}  # faster timetable, a cold spring
 
@@ -49,10 +50,12 @@ def prototypes():
     return protos
 
 
-def impacts(rng, state, lead):
-    """One pass's impacts over the gauges: (positions from the record start, kN) and the axle reference."""
-    start = 1.0 + rng.uniform(0, 0.5)
-    axle = start - rng.uniform(*lead)
+def impacts(rng, state, clock_s):
+    """One pass's impacts over the gauges, stamped with the detector's sample counter: (axle_in, axle_out,
+    'count@kN ...'). clock_s is the detector's uptime at the pass (seconds since its boot)."""
+    v = rng.uniform(*SPEED_MS)
+    c_in = int(round(clock_s * FS))
+    c_out = c_in + int(round(ZONE / v * FS))
     phase = rng.uniform(0, CIRC)
     hits = []
     if state == 1:                              # flat: once per revolution
@@ -68,13 +71,13 @@ def impacts(rng, state, lead):
     out = []
     for u, kn in hits:
         u = (u + rng.normal(0, 0.03)) % ZONE
-        pos = round(start + u, 3)
-        along = pos - round(axle, 3)
-        if abs(along / CIRC - round(along / CIRC)) < 2e-3:   # keep clear of exact revolution edges
-            pos += 0.01
-        out.append((pos, max(kn, 20.0)))
+        c = c_in + int(round(u / v * FS))
+        frac = 3 * (c - c_in) / (c_out - c_in)
+        if abs(frac - round(frac)) < 2e-3:     # keep clear of exact revolution edges
+            c += int(0.01 / v * FS)
+        out.append((c, max(kn, 20.0)))
     out.sort()
-    return round(axle, 3), " ".join(f"{p:.3f}@{k:.1f}" for p, k in out)
+    return c_in, c_out, " ".join(f"{c}@{k:.1f}" for c, k in out)
 
 
 def season(seed, allowed, year):
@@ -90,6 +93,7 @@ def season(seed, allowed, year):
         site_off = rng.normal(0, 0.3, len(FEATURES))
         site_off[FEATURES.index("noise_floor")] += NOISE_FLOOR_SITE.get(site, 0.0)
         irng = np.random.default_rng([seed, len(files)])
+        uptime_h = irng.uniform(*UPTIME_H)
         rows = []
         for w in range(WAGONS):
             wagon = f"{code}-{w + 1:02d}"
@@ -110,12 +114,15 @@ def season(seed, allowed, year):
                     label = state
                     if source == "wayside" and state != 0 and rng.random() < WAYSIDE_WRONG:
                         label = int(rng.choice([c for c in allowed if c != state]))
-                    axle, hits = impacts(irng, state, AXLE_LEAD[site])
-                    rows.append((hour, wagon, CONDITIONS[label], source, x, axle, hits))
+                    if source == "shop" and state in (1, 2) and irng.random() < SHOP_SWAP:
+                        label = 3 - state
+                    clock = (uptime_h + hour) * 3600 + irng.uniform(0, 3000)
+                    axle = impacts(irng, state, clock)
+                    rows.append((hour, wagon, CONDITIONS[label], source, x, axle, state))
                     t += 1
         rows.sort(key=lambda r: (r[0], r[1]))
-        files[site] = [(f"{code}{year % 100}-{i:05d}", wagon, hour, lab, src, x, axle, hits)
-                       for i, (hour, wagon, lab, src, x, axle, hits) in enumerate(rows)]
+        files[site] = [(f"{code}{year % 100}-{i:05d}", wagon, hour, lab, src, x, axle, state)
+                       for i, (hour, wagon, lab, src, x, axle, state) in enumerate(rows)]
     return files
 
 
@@ -131,9 +138,7 @@ def to_arrays(files):
             by_wagon.setdefault(r[1], []).append(r)
         for wagon in sorted(by_wagon):
             rs = sorted(by_wagon[wagon], key=lambda r: r[2])
-            x = np.stack([np.r_[np.float32(r[5]).round(4),
-                                revolution_features(parse_impacts(r[7])[0] - np.float32(r[6]),
-                                                    parse_impacts(r[7])[1])] for r in rs])
+            x = np.stack([np.r_[np.float32(r[5]).round(4), impact_row(r[6])] for r in rs])
             d = np.vstack([np.zeros((1, x.shape[1])), np.diff(x, axis=0)])
             xs.append(np.hstack([x, d]))
             ys += [CONDITIONS.index(r[3]) for r in rs]
@@ -141,13 +146,33 @@ def to_arrays(files):
     return np.vstack(xs), np.array(ys), np.array(ws)
 
 
+def impact_row(axle):
+    """The impact features of one pass, from its counter stamps, in float64 (counts relative to axle_in)."""
+    from impacts import parse_impacts, revolution_features
+    c_in, c_out, text = axle
+    counts, kn = parse_impacts(text)
+    t = (np.array(counts, dtype=np.int64) - c_in) / FS
+    return revolution_features(t, 0.0, (c_out - c_in) / FS, kn)
+
+
 def write_csv(path, rows):
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
-        f.write("pass_id,wagon,pass_h,condition,label_source," + ",".join(FEATURES) + ",axle_m,impacts\n")
-        for pid, wagon, hour, lab, src, x, axle, hits in rows:
+        f.write("pass_id,wagon,pass_h,condition,label_source," + ",".join(FEATURES) + ",axle_in,axle_out,impacts\n")
+        for pid, wagon, hour, lab, src, x, (c_in, c_out, hits), _ in rows:
             f.write(f"{pid},{wagon},{hour},{lab},{src}," + ",".join(f"{v:.4f}" for v in x)
-                    + f",{axle:.3f},{hits}\n")
+                    + f",{c_in},{c_out},{hits}\n")
+
+
+def write_reinspection(path, files, seed=7):
+    """The June re-inspection: a share of the shop's flat/oval passes, the exported call beside the second."""
+    rng = np.random.default_rng(seed)
+    with open(path, "w") as f:
+        f.write("pass_id,condition,reinspected\n")
+        for rows in files.values():
+            for pid, wagon, hour, lab, src, x, axle, state in rows:
+                if src == "shop" and lab in ("flat_spot", "out_of_round") and rng.random() < REINSPECTED:
+                    f.write(f"{pid},{lab},{CONDITIONS[state]}\n")
 
 
 def pretrain(files, out):
@@ -190,8 +215,10 @@ CASE = Path("cases/wip_frontier_case_17")
 def main(case_dir):
     global CASE
     case = CASE = Path(case_dir).resolve()
-    for site, rows in season(2026, [0, 1, 2, 3, 4], 2026).items():
+    files = season(2026, [0, 1, 2, 3, 4], 2026)
+    for site, rows in files.items():
         write_csv(case / "data" / "exports" / f"{site}.csv", rows)
+    write_reinspection(case / "data" / "reinspection.csv", files)
     pretrain(season(2025, [0, 1, 2, 3], 2025), case / "pretrained" / "wheelnet_2025.npz")
 
 

@@ -9,7 +9,8 @@ pretrained file's backbone arrays are recorded beside them (families/reinit_afte
 
 Layer B: the table the training loader is built from is recorded too (its pass ids and the three impact
 features the model receives, by column name), beside the same features recomputed here in float64 from the
-pristine exports' raw `axle_m` / `impacts` columns with the revolution index floor(along / 2.89).
+pristine exports' raw `axle_in` / `axle_out` / `impacts` columns (the detectors' int64 sample counters, taken
+relative to axle_in as integers before any division) with the revolution index floor(3 * (t - t_in) / (t_out - t_in)).
 """
 
 import sys
@@ -33,7 +34,8 @@ def _pretrained():
 
 
 IMPACT_NAMES = ("hits_per_rev", "max_hits_rev", "rev_peak_cv")
-CIRCUMFERENCE = 2.89
+SAMPLE_RATE_HZ = 25_600
+ZONE_REVOLUTIONS = 3
 
 
 def _reference_impacts():
@@ -47,14 +49,17 @@ def _reference_impacts():
         with open(path, newline="") as f:
             reader = csv.reader(f)
             header = next(reader)
-            ia, ii = header.index("axle_m"), header.index("impacts")
+            ia, io, ii = header.index("axle_in"), header.index("axle_out"), header.index("impacts")
             for r in reader:
                 pairs = [item.split("@") for item in r[ii].split()]
                 if not pairs:
                     ref[r[0]] = (0.0, 0.0, 0.0)
                     continue
-                pos, kn = np.array(pairs, dtype=np.float64).T
-                rev = np.floor((pos - float(r[ia])) / CIRCUMFERENCE).astype(np.int64)
+                c_in, c_out = int(r[ia]), int(r[io])
+                rel = np.array([int(c) - c_in for c, _ in pairs], dtype=np.int64)
+                kn = np.array([float(k) for _, k in pairs], dtype=np.float64)
+                t = rel / SAMPLE_RATE_HZ
+                rev = np.floor(ZONE_REVOLUTIONS * t / ((c_out - c_in) / SAMPLE_RATE_HZ)).astype(np.int64)
                 _, slot, hits = np.unique(rev, return_inverse=True, return_counts=True)
                 peaks = np.zeros(len(hits))
                 np.maximum.at(peaks, slot, kn)

@@ -5,12 +5,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import torch
 
-from impacts import NAMES as IMPACT_NAMES, parse_impacts, revolution_features
+from impacts import NAMES as IMPACT_NAMES, SAMPLE_RATE_HZ, parse_impacts, revolution_features
 
 CONDITIONS = ("sound", "flat_spot", "out_of_round", "shelled", "built_up_tread")
 META = ("pass_id", "wagon", "pass_h", "condition", "label_source")
-RAW = ("axle_m", "impacts")
+RAW = ("axle_in", "axle_out", "impacts")
 LABEL_CONFIDENCE = {"shop": 1.0, "wayside": 0.15}  # wayside calls: the detector crew's reading, not yet seen at the shop
 
 
@@ -54,8 +55,9 @@ def read_export(path):
     readings = np.array([[float(v) for v in r[len(META):-len(RAW)]] for r in rows], dtype=np.float32)
     hits = []
     for r in rows:
-        pos, kn = parse_impacts(r[-1])
-        hits.append(revolution_features(pos - np.float32(r[-2]), kn))
+        counts, kn = parse_impacts(r[-1])
+        t = torch.tensor([int(r[-3]), int(r[-2])] + counts) / SAMPLE_RATE_HZ
+        hits.append(revolution_features(t[2:].numpy(), t[0].item(), t[1].item(), kn))
     feats = np.hstack([readings, np.array(hits, dtype=np.float32).reshape(len(rows), len(IMPACT_NAMES))])
     return names + IMPACT_NAMES, rows, feats
 

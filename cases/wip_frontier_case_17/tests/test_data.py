@@ -52,9 +52,12 @@ def test_train_batches_carry_weights():
 
 
 def test_impact_features():
+    import numpy as np
     from impacts import parse_impacts, revolution_features
-    pos, kn = parse_impacts("1.000@150.0 3.890@150.0 6.780@150.0")
-    assert revolution_features(pos - 0.5, kn).tolist() == [1.0, 1.0, 0.0]
-    pos, kn = parse_impacts("1.000@100.0 2.445@140.0")
-    assert revolution_features(pos - 0.5, kn).tolist()[:2] == [2.0, 2.0]
-    assert revolution_features(*parse_impacts("")).tolist() == [0.0, 0.0, 0.0]
+    counts, kn = parse_impacts("1000@150.0 4000@150.0 7000@150.0")
+    assert counts == [1000, 4000, 7000] and kn.dtype == np.float32
+    t = np.array(counts) / 1000.0
+    assert revolution_features(t, 0.5, 9.5, kn).tolist() == [1.0, 1.0, 0.0]
+    counts, kn = parse_impacts("1000@100.0 2400@140.0")
+    assert revolution_features(np.array(counts) / 1000.0, 0.5, 9.5, kn).tolist()[:2] == [2.0, 2.0]
+    assert revolution_features(np.zeros(0), 0.0, 1.0, np.zeros(0)).tolist() == [0.0, 0.0, 0.0]
