@@ -1,4 +1,4 @@
-"""wip_frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
+"""frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-frontier_case_14-63650fbbfce09824
 
 Five conditions. The pumps are driven by two-pole induction motors on 50 Hz mains; the running speed is
 50 * (1 - 0.0134 * torque) Hz with the torque at the duty point 0.763 +- 0.004 of rated, so every pump
