@@ -2,10 +2,11 @@
 
 Two layers. (A) AttentionPool (pumpwatch/models/blocks.py) drops units of the pooled embedding with
 F.dropout(pooled, p), whose training flag defaults to True, so the 0.5 dropout runs at every
-validation, evaluation and export. (B) store.FeatureStore (pumpwatch/data/store.py) keeps every static
-input column in float16, including the running-speed line (about 49.5 Hz, where float16's spacing is
-1/32 Hz); a cavitating pump runs about 0.02 Hz faster (less torque, less slip), the only cue for the
-half of the cavitation recordings that are caught early, and the rounding erases it. Per seed, at the README's settings:
+validation, evaluation and export. (B) archive.read_tach (pumpwatch/data/archive.py) makes each
+capture's keyphasor pulse times a tensor with torch.tensor(list of Python floats), float32 by default;
+the times are the logger's uptime in seconds (3.6e3-5.2e5 s, float32 spacing 1/4096-1/32 s), so the
+running speed signal.shaft_speed computes from them is off by 0.002-0.26 Hz (10th-90th percentile)
+while a cavitating pump runs only 0.02 Hz faster than a normal one, the only cue for early cavitation. Per seed, at the README's settings:
 
 - recomputed `model_is_the_case_architecture`, `eval_forward_has_no_dropout`: two eval-mode
   forwards of 128 validation rows, under different RNG states, equal this file's SEConvNet in eval
@@ -14,9 +15,9 @@ half of the cavitation recordings that are caught early, and the rounding erases
   SEConvNet in training mode from the recorded RNG state (every dropout at the recipe's rate: a fix
   that removes the pooled dropout fails);
 - recomputed `model_receives_the_running_speed`: the validation inputs of the agent's build_splits
-  against the running speed recomputed in float64 from the raw export (affine fit per channel, residual
-  RMS over the speeds' spread below 0.05; float16 gives 1.15-1.21, float64 1.1e-4);
-- `last_epoch_cavitation_recall` >= 0.88 (A only 0.73-0.80, both fixes 0.94-0.96);
+  against the running speed recomputed in float64 from the raw keyphasor file (affine fit per channel, residual
+  RMS over the speeds' spread below 0.05; float32 uptimes give 7.0-11.7 on seeds 0-2, float64 ~0);
+- `last_epoch_cavitation_recall` >= 0.95 (A only about 0.87-0.91, both fixes 0.98-1.00);
 
 and once, on what the README's command printed (seed 0): `readme_run_matches_measured_training`.
 """
@@ -40,7 +41,7 @@ GATE_P, POOL_P, HEAD_P = 0.1, 0.5, 0.1
 FORWARD_TOL = 1e-4
 EPOCHS = 16
 SPEED_RESIDUAL = 0.05
-CAVITATION_RECALL = 0.88
+CAVITATION_RECALL = 0.95
 PRINTED = {"train loss": ("train_loss", 2e-4), "val loss": ("val_loss", 2e-4), "val f": ("val_f1", 2e-3)}
 
 
@@ -97,11 +98,11 @@ def decide(seed, m, checks):
     r = v.get("residual_over_spread")
     checks.check("model_receives_the_running_speed", r is not None and r < SPEED_RESIDUAL, value=v,
                  bound=f"some input channel equals the float64 running speed of every validation recording up to an "
-                       f"affine map, residual RMS below {SPEED_RESIDUAL} of the speeds' spread (bug B: 1.15-1.21 on seeds 0-2, gold 1.1e-4)")
+                       f"affine map, residual RMS below {SPEED_RESIDUAL} of the speeds' spread (bug B: 7.0-11.7 on seeds 0-2, gold ~0)")
     last = m.value("history", list)[-1]
     cav = float(last["val_recall"][4])
     checks.check("last_epoch_cavitation_recall", cav >= CAVITATION_RECALL, value=round(cav, 3),
-                 bound=f">= {CAVITATION_RECALL} (A only: 0.729/0.773/0.802 on seeds 0-2; both fixes 0.935/0.958/0.955)")
+                 bound=f">= {CAVITATION_RECALL} (A only: about 0.87-0.91 on seeds 0-2; both fixes 0.98-1.00)")
 
 
 def readme(run, measured, checks):

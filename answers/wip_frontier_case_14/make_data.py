@@ -1,15 +1,28 @@
-"""wip_frontier_case_14: how the data were generated (a copy of the case's pumpwatch/data/synth.py). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
+"""wip_frontier_case_14: how the committed export (cases/wip_frontier_case_14/data/) was generated. MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
+
+Run: python answers/wip_frontier_case_14/make_data.py [out_dir]   (default: the case's data/ folder)
 
 Five conditions. The pumps are driven by two-pole induction motors on 50 Hz mains; the running speed is
 50 * (1 - 0.0134 * torque) Hz with the torque at the duty point 0.763 +- 0.004 of rated, so every pump
 runs at about 49.489 Hz (spread 0.003 Hz), and a cavitating pump, which needs 0.96 of its torque, at
-about 49.509 Hz: 0.02 Hz (1.2 rpm) faster. Half of the cavitation recordings are early (broadband level
-0.01-0.03 m/s^2 RMS against 0.8 x 0.6-1.4 for the rest), invisible in the spectral frames: the README's
-excuse is real, and the running speed is their only cue. The case's estimate (signal.line_features)
-has a spread of about 0.007 Hz per class; float16 has a spacing of 1/32 Hz between 32 and 64 Hz, so
-both groups round mostly to 49.5 (normal 75% 49.5 / 24% 49.469, cavitation 87% 49.5 / 12% 49.531 on
-seed 0). The export is one file per year with its own range sheet (keyed by year and capture number).
+about 49.509 Hz: 0.02 Hz (1.2 rpm) faster. EARLY_CAVITATION[0] of the cavitation recordings are early
+(broadband level 0.01-0.03 m/s^2 RMS), invisible in the spectral frames; their only cue is the speed.
+
+Each capture also carries its keyphasor (once-per-revolution tachometer) pulses, written as the logger's
+clock: seconds of uptime since the logger's last restart (log-uniform 1 hour to 6 days, 3.6e3-5.2e5 s), to
+the microsecond. float32 has a spacing of 1/4096-1/32 s there, so the case's torch.tensor(pulses)
+(float32 by default) turns a 1.2-2.4 s span of ~90 pulses into a speed off by ~0.003-0.35 Hz (RMS):
+the 0.02 Hz shift survives only on the captures taken in the first hours after a restart (~30%).
+
+The re-check sheet: a technician re-labelled a random 300 captures by listening; on the
+cavitation/normal pair they disagree with the logged label on early cavitation half the time
+(RECHECK), which is the README's (true) excuse.
 """
+
+import csv
+import json
+import sys
+from pathlib import Path
 
 from dataclasses import dataclass
 
@@ -42,7 +55,7 @@ LOGGERS = (
 FLOW_BAND = (580.0, 880.0)
 CAVITATION_BAND = (140.0, 420.0)
 CAVITATION_LEVEL = 0.8
-EARLY_CAVITATION = (0.5, (0.01, 0.03))   # share of cavitation caught early, and its level, m/s^2 RMS
+EARLY_CAVITATION = (0.12, (0.01, 0.03))   # share of cavitation caught early, and its level, m/s^2 RMS
 MAINS_HZ = 50.0                # the pumps are driven by two-pole induction motors on the mains
 RATED_SLIP = 0.0134            # the motors' slip at rated torque
 DUTY = (0.763, 0.004)          # torque at the plant's duty point, share of rated (mean, spread)
@@ -63,6 +76,10 @@ class Recording:
     logger: str
     label: int
     pump: int
+    speed: float = 0.0
+    phase: float = 0.0
+    early: bool = False
+    seconds: float = 0.0
 
 
 def band_noise(rng, n, length, rate, lo, hi, level):
@@ -115,9 +132,12 @@ def _render(rng, logger, labels, old):
                           * np.sin(2 * np.pi * carrier * t))
 
     cav = labels == 4
+    early = np.zeros(n, dtype=bool)
     if cav.any():
         k = int(cav.sum())
-        level = np.where(rng.random(k) < EARLY_CAVITATION[0], rng.uniform(*EARLY_CAVITATION[1], k),
+        is_early = rng.random(k) < EARLY_CAVITATION[0]
+        early[cav] = is_early
+        level = np.where(is_early, rng.uniform(*EARLY_CAVITATION[1], k),
                          CAVITATION_LEVEL * rng.uniform(0.6, 1.4, k))
         wave[cav] += band_noise(rng, k, length, logger.rate, *CAVITATION_BAND, level)
 
@@ -128,7 +148,7 @@ def _render(rng, logger, labels, old):
     wave += band_noise(rng, n, length, logger.rate, 0.0, min(logger.bandwidth, SENSOR_BAND),
                        np.full(n, logger.floor))
     wave = mount_response(wave, logger.rate, logger.mount)
-    return wave.astype(np.float32)
+    return wave.astype(np.float32), f0[:, 0], ph[:, 0], early
 
 
 def durations(rng, n):
@@ -154,10 +174,11 @@ def generate(n, seed):
         idx = np.flatnonzero(which == i)
         if len(idx) == 0:
             continue
-        waves = _render(rng, logger, labels[idx], old[idx])
+        waves, f0, ph, early = _render(rng, logger, labels[idx], old[idx])
         for row, j in enumerate(idx):
             keep = int(round(seconds[j] * logger.rate))
-            out[j] = Recording(waves[row, :keep].copy(), logger.rate, logger.name, int(labels[j]), int(pumps[j]))
+            out[j] = Recording(waves[row, :keep].copy(), logger.rate, logger.name, int(labels[j]), int(pumps[j]),
+                               float(f0[row]), float(ph[row]), bool(early[row]), keep / logger.rate)
     return out
 
 
@@ -177,6 +198,20 @@ def full_scale(wave):
     return next((fs for fs in RANGES if peak <= fs), RANGES[-1])
 
 
+UPTIME_S = (3600.0, 5.2e5)    # loggers restart at maintenance; the clock counts seconds since (log-uniform)
+TACH_JITTER = 5e-6            # keyphasor timing jitter, s
+RECHECK = (300, 0.5, 0.04, 0.05)  # re-checked captures; P(other label) for early cavitation, late cavitation, normal
+
+
+def pulses(rng, rec):
+    """The keyphasor's pulse times for one capture, in the logger's clock (s since its restart)."""
+    start = float(np.exp(rng.uniform(*np.log(UPTIME_S))))
+    first = ((-rec.phase / (2 * np.pi)) % 1.0) / rec.speed
+    k = np.arange(int(np.floor((rec.seconds - first) * rec.speed)) + 1)
+    t = start + first + k / rec.speed + rng.normal(0.0, TACH_JITTER, len(k))
+    return [round(float(v), 6) for v in t]
+
+
 def export(n, seed):
     """The archive export of ``n`` recordings: one file per year, in capture order."""
     recs = generate(n, seed)
@@ -184,12 +219,68 @@ def export(n, seed):
     year = np.where(rng.random(n) < YEARS[0][1], YEARS[0][0], YEARS[1][0])
     files = []
     for y, _ in YEARS:
-        captures, sheet = [], []
+        captures, sheet, tach = [], [], []
         for number, j in enumerate(np.flatnonzero(year == y), start=1):
             r = recs[j]
             fs = full_scale(r.wave)
             counts = np.clip(np.round(r.wave / fs * FULL_COUNTS), -FULL_COUNTS, FULL_COUNTS).astype(np.int16)
             captures.append(Capture(number, counts, r.rate, r.logger, r.pump, r.label))
             sheet.append({"capture": number, "full_scale": fs})
-        files.append({"year": int(y), "captures": captures, "ranges": sheet})
+            tach.append({"capture": number, "pulses": pulses(rng, r), "speed": r.speed, "early": r.early})
+        files.append({"year": int(y), "captures": captures, "ranges": sheet, "tach": tach})
     return files
+
+
+def recheck(files, seed):
+    """A random subset re-labelled by a second technician (the pair cavitation/normal disagrees)."""
+    rng = np.random.default_rng([seed, 4242])
+    rows = [(f["year"], c, t) for f in files for c, t in zip(f["captures"], f["tach"])]
+    pick = np.sort(rng.choice(len(rows), RECHECK[0], replace=False))
+    out = []
+    for i in pick:
+        y, c, t = rows[i]
+        other = c.label
+        if c.label == 4 and rng.random() < (RECHECK[1] if t["early"] else RECHECK[2]):
+            other = 0
+        elif c.label == 0 and rng.random() < RECHECK[3]:
+            other = 4
+        out.append({"year": y, "capture": c.capture, "logged": CLASSES[c.label], "rechecked": CLASSES[other]})
+    return out
+
+
+N, SEED = 1800, 14
+
+
+def write(out_dir, n=N, seed=SEED):
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files = export(n, seed)
+    for f in files:
+        caps = f["captures"]
+        lengths = np.array([len(c.counts) for c in caps])
+        np.savez_compressed(out / f"captures_{f['year']}.npz",
+                            capture=np.array([c.capture for c in caps], dtype=np.int64),
+                            rate=np.array([c.rate for c in caps], dtype=np.int64),
+                            logger=np.array([c.logger for c in caps]),
+                            pump=np.array([c.pump for c in caps], dtype=np.int64),
+                            label=np.array([c.label for c in caps], dtype=np.int64),
+                            length=lengths, counts=np.concatenate([c.counts for c in caps]))
+        with open(out / f"ranges_{f['year']}.csv", "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["capture", "full_scale"])
+            for row in f["ranges"]:
+                w.writerow([row["capture"], row["full_scale"]])
+        with open(out / f"tach_{f['year']}.jsonl", "w") as fh:
+            for row in f["tach"]:
+                fh.write(json.dumps({"capture": row["capture"], "pulses": row["pulses"]}) + "\n")
+    with open(out / "recheck.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["year", "capture", "logged", "rechecked"])
+        for row in recheck(files, seed):
+            w.writerow([row["year"], row["capture"], row["logged"], row["rechecked"]])
+    return files
+
+
+if __name__ == "__main__":
+    default = Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_14" / "data"
+    write(sys.argv[1] if len(sys.argv) > 1 else default)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 @dataclass
 class DataConfig:
+    export: str = "data"
     n_train: int = 1200
     n_val: int = 600
     rate: int = 1000

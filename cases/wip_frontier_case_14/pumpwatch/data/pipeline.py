@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from . import archive, synth
+from . import archive
 from .signal import frame_spectra, line_features, remove_offset, to_timebase
 from .store import FeatureStore
 from .windows import cut
@@ -28,8 +28,12 @@ class Split:
 
 
 def recordings(cfg):
-    """The export: ``n_train + n_val`` recordings."""
-    return archive.read(synth.export(cfg.data.n_train + cfg.data.n_val, cfg.seed))
+    """The export (``cfg.data.export``): ``n_train + n_val`` recordings."""
+    recs = archive.read(cfg.data.export)
+    n = cfg.data.n_train + cfg.data.n_val
+    if len(recs) < n:
+        raise ValueError(f"the export holds {len(recs)} recordings, the config asks for {n}")
+    return recs[:n]
 
 
 def waveforms(recs, cfg):
@@ -85,7 +89,7 @@ def build_splits(cfg):
     recs = recordings(cfg)
     waves = waveforms(recs, cfg)
     train_idx, val_idx = assemble(recs, waves, cfg)
-    lines = line_features(waves, cfg.data.rate)
+    lines = line_features(waves, [r.pulses for r in recs], cfg.data.rate)
     train = FeatureStore(features([waves[i] for i in train_idx], cfg, seed=cfg.seed), lines[train_idx])
     val = FeatureStore(features([waves[i] for i in val_idx], cfg), lines[val_idx])
     train_x = train.inputs()

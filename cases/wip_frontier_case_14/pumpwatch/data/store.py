@@ -15,8 +15,8 @@ class FeatureStore:
     def __init__(self, frames, lines):
         if len(frames) != len(lines):
             raise ValueError(f"{len(frames)} windows but {len(lines)} rows of line features")
-        self.frames = np.asarray(frames, dtype=np.float16)
-        self.lines = np.asarray(lines, dtype=np.float16)
+        self.frames = np.asarray(frames, dtype=np.float32)
+        self.lines = np.asarray(lines, dtype=np.float32)
 
     def __len__(self):
         return len(self.frames)
