@@ -9,15 +9,13 @@ has its own baseline (between-cow spread larger than the heat signature), so hea
 deviation from the cow's own baseline; 35% of heat episodes are silent (a third of the signature).
 Oakfield's in-line conductivity sensor spikes on a few dozen readings (real, harmless).
 
-The last column, `pedometer`, is the collar's raw cumulative step register read at each window's close: a
-16-bit counter, so it wraps to 0 after 65,535 (the device's real behaviour; nothing in the case says so).
-Steps per window: the cow's own level (about 9,000 per four hours, between-cow spread 20%) times window
-noise (25%); heat multiplies them by 2-3 (silent heats by 1.2), lameness by 0.6, mastitis by 0.85. So a
-normal window crosses the wrap about one time in seven, a (non-silent) heat window about one time in three.
-Each farm has three real collar reboots over the season: the collar misses that window (it is not in the
-export) and its register restarts at 0, so the next reading is the steps since the restart. The steps are
-drawn from their own random stream. Round 7 also scales heat's collar signature in the other columns by 0.6
-(HEAT_SIG), so that the steps carry most of what tells heat apart.
+Round 8: no pedometer. data/walkway/<farm>.csv holds each window's last exit-walkway pass, eight 1 Hz fixes
+(lat, lon in decimal degrees, 7 decimals) along a walkway within 20 degrees of north-south, at latitude
+51.7-52.2; pace normal 1.20, heat 1.25, lameness 0.85, mastitis 1.12 m/s (cow 6%, window 5%, step 6% spread),
+4% of passes with one stray fix. Lameness's signature in the other columns is scaled by LAME_SIG = 0.45.
+The herd manager's lameness labels lag the true episodes (LAG); data/vet_recheck.csv holds the vet's label
+(the true state) next to the herd manager's for every window of two cows per farm. The walkway and label
+draws use their own random stream.
 """
 
 import sys
