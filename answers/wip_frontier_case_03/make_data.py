@@ -9,15 +9,13 @@ has its own baseline (between-cow spread larger than the heat signature), so hea
 deviation from the cow's own baseline; 35% of heat episodes are silent (a third of the signature).
 Oakfield's in-line conductivity sensor spikes on a few dozen readings (real, harmless).
 
-The last column, `pedometer`, is the collar's raw cumulative step register read at each window's close: a
-16-bit counter, so it wraps to 0 after 65,535 (the device's real behaviour; nothing in the case says so).
-Steps per window: the cow's own level (about 9,000 per four hours, between-cow spread 20%) times window
-noise (25%); heat multiplies them by 2-3 (silent heats by 1.2), lameness by 0.6, mastitis by 0.85. So a
-normal window crosses the wrap about one time in seven, a (non-silent) heat window about one time in three.
-Each farm has three real collar reboots over the season: the collar misses that window (it is not in the
-export) and its register restarts at 0, so the next reading is the steps since the restart. The steps are
-drawn from their own random stream. Round 7 also scales heat's collar signature in the other columns by 0.6
-(HEAT_SIG), so that the steps carry most of what tells heat apart.
+Round 8: no pedometer. data/walkway/<farm>.csv holds each window's last exit-walkway pass, eight 1 Hz fixes
+(lat, lon in decimal degrees, 7 decimals) along a walkway within 20 degrees of north-south, at latitude
+51.7-52.2; pace normal 1.20, heat 1.25, lameness 0.85, mastitis 1.12 m/s (cow 6%, window 5%, step 6% spread),
+4% of passes with one stray fix. Lameness's signature in the other columns is scaled by LAME_SIG = 0.45.
+The herd manager's lameness labels lag the true episodes (LAG); data/vet_recheck.csv holds the vet's label
+(the true state) next to the herd manager's for every window of two cows per farm. The walkway and label
+draws use their own random stream.
 """
 
 import sys
@@ -40,10 +38,12 @@ RATE = {1: 0.05, 2: 0.018, 3: 0.02}
 FARMS = ["brookside", "hillcrest", "low-meadow", "oakfield"]
 COWS, WINDOWS = 10, 110
 SWAP = 0.5  # a collar reports after its neighbour in the tag order
-WRAP = 65536  # the pedometer's 16-bit register
-REBOOTS = 3  # per farm and season
-LEVEL, NOISE = 9000.0, 0.25  # steps per four-hour window (a cow's level), window-to-window log spread
-HEAT_SIG = 0.6  # heat's collar signature (activity, lying, rumination, eating) relative to iteration 1-2
+HEAT_SIG = 1.0  # heat's collar signature relative to iteration 1-2 (round 7 had 0.6)
+LAME_SIG = 0.45  # lameness's signature in the collar and parlour columns (the walk carries the rest)
+SPEED = {0: 1.20, 1: 1.25, 2: 0.85, 3: 1.12}  # walkway pace, m/s
+FIXES, GLITCH, LAG = 8, 0.04, 0.7
+M_PER_DEG = 111_195.0
+ORIGIN = [(51.9712345, 5.6654321), (52.2401234, 6.1023456), (51.7034567, 5.3145678), (52.0518765, 5.8791234)]
 
 
 def cow_states(rng):
@@ -65,8 +65,10 @@ def main(case_dir):
     out = Path(case_dir) / "data" / "exports"
     out.mkdir(parents=True, exist_ok=True)
     wid = 0
+    tracks, recheck, wids, tags_of = {}, [], {}, {}
     for farm in FARMS:
         tags = sorted(rng.choice(np.arange(101, 126), size=COWS, replace=False))
+        tags_of[farm] = tags
         base = rng.normal(0, 1.0, size=(COWS, len(FEATURES)))
         states = [cow_states(rng) for _ in range(COWS)]
         silent = {}
@@ -88,33 +90,59 @@ def main(case_dir):
                         amp = 0.33 if silent[(c, start)] else 1.0
                     amps[c, t] = amp
                     for name, v in SIG[s].items():
-                        z[FEATURES.index(name)] += amp * v * (HEAT_SIG if s == 1 else 1.0)
+                        z[FEATURES.index(name)] += amp * v * {1: HEAT_SIG, 2: LAME_SIG}.get(s, 1.0)
                 x = MEAN + SCALE * z
                 if farm == "oakfield" and 40 <= t < 52 and rng.random() < 0.3:
                     x[FEATURES.index("conductivity")] += rng.uniform(4.0, 7.0)
                 rows.append([str(tag), str(4 * t), STATES[s]] + [f"{v:.4g}" for v in x])
-        # the collars' step registers (their own random stream)
-        ped = np.random.default_rng(7070 + FARMS.index(farm))
-        level = LEVEL * np.exp(ped.normal(0, 0.2, size=COWS))
-        reboot = set(zip(ped.integers(0, COWS, size=REBOOTS).tolist(), ped.integers(5, WINDOWS - 1, size=REBOOTS).tolist()))
+        # the walkway: each window's last pass through the exit walkway, eight fixes of the collar's positioning
+        # tag at 1 Hz (their own random stream); lameness slows the walk, the herdsman's labels lag the vet's
+        wk = np.random.default_rng(7070 + FARMS.index(farm))
+        lat0, lon0 = ORIGIN[FARMS.index(farm)]
+        head = np.deg2rad(wk.uniform(-20, 20))
+        pace = np.exp(wk.normal(0, 0.06, size=COWS))
         for c in range(COWS):
-            reg = int(ped.integers(0, WRAP))
             for t in range(WINDOWS):
                 s = states[c][t]
-                mult = 1.0
-                if s == 1:
-                    mult = 1.2 if amps[c, t] < 1 else ped.uniform(2.0, 3.0)
-                elif s == 2:
-                    mult = 0.6
-                elif s == 3:
-                    mult = 0.85
-                n = int(round(level[c] * mult * np.exp(ped.normal(0, NOISE))))
-                if (c, t) in reboot:  # the collar restarts: this window is never reported, the register restarts at 0
-                    reg = 0
-                    rows[t * COWS + c] = None
-                    continue
-                reg = (reg + n) % WRAP
-                rows[t * COWS + c].append(str(reg))
+                v = SPEED[s] * pace[c] * np.exp(wk.normal(0, 0.05))
+                along = np.concatenate([[0.0], np.cumsum(v * np.exp(wk.normal(0, 0.06, size=FIXES - 1)))])
+                along += wk.uniform(0, 20)
+                side = wk.normal(0, 0.04, size=FIXES) + wk.uniform(-1, 1)
+                north = along * np.cos(head) - side * np.sin(head)
+                east = along * np.sin(head) + side * np.cos(head)
+                if wk.random() < GLITCH:
+                    j = int(wk.integers(1, FIXES - 1))
+                    north[j] += wk.normal(0, 3.0)
+                    east[j] += wk.normal(0, 3.0)
+                lat = lat0 + north / M_PER_DEG
+                lon = lon0 + east / (M_PER_DEG * np.cos(np.deg2rad(lat0)))
+                tracks[(farm, c, t)] = [(j, f"{a:.7f}", f"{b:.7f}") for j, (a, b) in enumerate(zip(lat, lon))]
+        # the herd manager's labels: lameness is noticed a little late and signed off a little late
+        herd = [list(st) for st in states]
+        for c in range(COWS):
+            t = 0
+            while t < WINDOWS:
+                if states[c][t] == 2:
+                    e = t
+                    while e < WINDOWS and states[c][e] == 2:
+                        e += 1
+                    late = int(wk.integers(0, 3)) if wk.random() < LAG else 0
+                    for u in range(t, min(t + late, e)):
+                        herd[c][u] = 0
+                    over = int(wk.integers(1, 3)) if wk.random() < LAG else 0
+                    for u in range(e, min(e + over, WINDOWS)):
+                        if states[c][u] == 0:
+                            herd[c][u] = 2
+                    t = e
+                else:
+                    t += 1
+        for t in range(WINDOWS):
+            for c in range(COWS):
+                rows[t * COWS + c][2] = STATES[herd[c][t]]
+        checked = set(wk.choice(COWS, size=2, replace=False).tolist())
+        for t in range(WINDOWS):
+            for c in checked:
+                recheck.append((farm, c, t, STATES[herd[c][t]], STATES[states[c][t]]))
         # the gateway uploads each slot's windows in the order the collars report (not by tag)
         arrival = np.random.default_rng(3030 + FARMS.index(farm))
         ordered = []
@@ -124,12 +152,23 @@ def main(case_dir):
             for i in range(COWS - 1):
                 if arrival.random() < SWAP:
                     order[i], order[i + 1] = order[i + 1], order[i]
-            ordered += [slot[i] for i in order if slot[i] is not None]
-        with open(out / f"{farm}.csv", "w") as f:
-            f.write(",".join(["window_id", "cow", "start_h", "state"] + FEATURES + ["pedometer"]) + "\n")
-            for r in ordered:
+            ordered += [(t, i, slot[i]) for i in order]
+        (out.parent / "walkway").mkdir(exist_ok=True)
+        ids = {}
+        with open(out / f"{farm}.csv", "w") as f, open(out.parent / "walkway" / f"{farm}.csv", "w") as g:
+            f.write(",".join(["window_id", "cow", "start_h", "state"] + FEATURES) + "\n")
+            g.write("window_id,fix,lat,lon\n")
+            for t, c, r in ordered:
                 wid += 1
+                ids[(farm, c, t)] = f"w{wid:05d}"
                 f.write(",".join([f"w{wid:05d}"] + r) + "\n")
+                for j, a, b in tracks[(farm, c, t)]:
+                    g.write(f"w{wid:05d},{j},{a},{b}\n")
+        wids.update(ids)
+    with open(Path(case_dir) / "data" / "vet_recheck.csv", "w") as f:
+        f.write("window_id,farm,cow,herd_label,vet_label\n")
+        for farm, c, t, h, v in recheck:
+            f.write(f"{wids[(farm, c, t)]},{farm},{tags_of[farm][c]},{h},{v}\n")
 
 
 if __name__ == "__main__":

@@ -20,9 +20,9 @@ def series_problems(table, window_h=4):
     return problems
 
 
-def spike_problems(table, limit=6.0, skip=("steps",)):
-    """Readings more than `limit` robust sds from the column's median, per farm. The step count is not a
-    sensor reading (a cow's steps swing several-fold over a day by nature), so it is left out."""
+def spike_problems(table, limit=6.0, skip=("walk_pace",)):
+    """Readings more than `limit` robust sds from the column's median, per farm. The walkway pace is left out:
+    it is a median over the pass's fixes already, so a stray fix cannot spike it."""
     problems = []
     med = np.median(table.features, axis=0)
     mad = 1.4826 * np.median(np.abs(table.features - med), axis=0)

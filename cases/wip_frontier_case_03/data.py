@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
+from walkway import load_walkway, walk_pace
+
 STATES = ("normal", "heat", "lameness", "mastitis")
 META = ("window_id", "cow", "start_h", "state")
 
@@ -17,7 +19,7 @@ class HerdTable:
     cows: np.ndarray
     farms: np.ndarray
     start_h: np.ndarray
-    features: np.ndarray          # (n, n_features) float32, sensor units (steps per window for the pedometer)
+    features: np.ndarray          # (n, n_features) float32, sensor units
     labels: np.ndarray            # (n,) int64 index into classes
     feature_names: tuple
     classes: tuple = STATES
@@ -56,9 +58,8 @@ def series_order(cows, starts):
 
 
 def load_exports(export_dir="data/exports"):
-    """Every farm's export, in file-name order; within a farm, cow by cow (see series_order). The collar's
-    pedometer column is its cumulative reading at the window's close; the table carries the steps taken in
-    each window instead ('steps')."""
+    """Every farm's export, in file-name order; within a farm, cow by cow (see series_order). Each window also
+    carries the pace of its last walkway pass ('walk_pace', m/s; data/walkway/<farm>.csv)."""
     paths = sorted(Path(export_dir).glob("*.csv"))
     if not paths:
         raise FileNotFoundError(f"no exports in {export_dir}")
@@ -74,18 +75,10 @@ def load_exports(export_dir="data/exports"):
         order = series_order([r[1] for r in rows], [int(r[2]) for r in rows])
         rows = [rows[i] for i in order]
         f = f[order]
-        tags = np.array([r[1] for r in rows])
-        if "pedometer" in n:
-            k = n.index("pedometer")
-            reading = f[:, k].astype(np.int64)
-            for cow in dict.fromkeys(tags):
-                at = np.flatnonzero(tags == cow)
-                d = np.diff(reading[at])
-                # a collar that restarts misses a window and counts again from zero: the next window keeps the
-                # count since the restart
-                d = np.where(d < 0, reading[at][1:], d)
-                f[at, k] = np.concatenate([[np.median(d)], d])  # the first window: the cow's usual count
-            names = n[:k] + ("steps",) + n[k + 1:]
+        tracks = load_walkway(Path(export_dir).parent / "walkway", path.stem)
+        pace = np.array(walk_pace(tracks, [r[0] for r in rows]), dtype=np.float32)
+        f = np.hstack([f, pace[:, None]])
+        names = n + ("walk_pace",)
         ids += [r[0] for r in rows]
         cows += [r[1] for r in rows]
         farms += [path.stem] * len(rows)
