@@ -1,4 +1,4 @@
-"""wip_frontier_case_08, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_08-3c7e1f09a2d45b68
+"""frontier_case_08, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_08-3c7e1f09a2d45b68
 
 Two independent defects. Layer A (trainer + callbacks): the GradientClip callback clips in on_step_end,
 which the Trainer calls after optimizer.step(), so every update applies the unclipped gradients (the

@@ -1,6 +1,6 @@
-"""wip_frontier_case_08: how the case's data were generated (hidden; never reaches the agent).
+"""frontier_case_08: how the case's data were generated (hidden; never reaches the agent).
 
-    python answers/wip_frontier_case_08/make_data.py cases/wip_frontier_case_08
+    python answers/frontier_case_08/make_data.py cases/frontier_case_08
 
 Writes data/exports/<house>.csv (the 2026 season: 4 glasshouses x 8 zones x 120 six-hour windows, rows in
 export order = by window start across the house's zones) and pretrained/climnet_2025.npz (a backbone and a
@@ -174,4 +174,4 @@ def main(case_dir):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "cases/wip_frontier_case_08")
+    main(sys.argv[1] if len(sys.argv) > 1 else "cases/frontier_case_08")

@@ -1,4 +1,4 @@
-"""wip_frontier_case_08, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_08-3c7e1f09a2d45b68
+"""frontier_case_08, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_08-3c7e1f09a2d45b68
 
 Calls the agent's code only through config.load_config("configs/season26.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py`, with a global optimizer step post-hook that records the
