@@ -32,8 +32,9 @@ HUNT_L = (1.0, 2.5)  # ... and the valve opening and closing passes small irregu
 METER = "water_meter_l"  # exported as the zone meter's running total (litres since commissioning)
 DOSE_L = (600.0, 1400.0)  # a zone's irrigation per six-hour window
 METER_NOISE_L = 0.2
-METER_AGE = {"north-bay": (2.5e6, 6e6), "south-bay": (4e5, 1.5e6), "east-range": (6e4, 3e5),
-             "west-range": (9e6, 1.3e7)}  # total at the season's start: west-range's meters date from 2011
+METER_AGE = {"north-bay": (1.0e6, 1.6e7), "south-bay": (1.0e6, 1.6e7), "east-range": (1.0e6, 1.6e7),
+             "west-range": (1.0e6, 1.6e7)}  # total at the season's start: every house's meters have run for years
+RECHECK = 100  # windows per house the agronomist double-checked against the valve logs (data/recheck.csv)
 HUNT_MISSED = 0.3    # hunting windows the growers' walk-round log still has as normal
 STORMS = {2026: 2}  # storm fronts per house (none in 2025): one whole house's weather inputs far outside the usual range
 STORM_SIGN = {"outside_temp": -1, "outside_rad": -1, "wind_speed": 1, "vent_lee": 0, "vent_wind": 0}  # vents (0): each zone's own controller
@@ -97,11 +98,11 @@ def season(seed, states_allowed, year):
                     label = STATES[state]
                     if label == "valve_hunting" and rng.random() < HUNT_MISSED:
                         label = "normal"
-                    rows.append((t * 6 + phase, zone, label, x))
+                    rows.append((t * 6 + phase, zone, label, x, STATES[state]))
                     t += 1
         rows.sort(key=lambda r: (r[0], r[1]))
-        files[house] = [(f"{code}{year % 100}-{i:05d}", zone, start, st, x)
-                        for i, (start, zone, st, x) in enumerate(rows)]
+        files[house] = [(f"{code}{year % 100}-{i:05d}", zone, start, st, x, true)
+                        for i, (start, zone, st, x, true) in enumerate(rows)]
     return files
 
 
@@ -128,7 +129,7 @@ def write_csv(path, rows):
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
         f.write("window_id,zone,start_h,state," + ",".join(FEATURES) + "\n")
-        for wid, zone, start, st, x in rows:
+        for wid, zone, start, st, x, _ in rows:
             f.write(f"{wid},{zone},{start},{st}," + ",".join(f"{v:.2f}" if FEATURES[i] == METER else f"{v:.4f}" for i, v in enumerate(x)) + "\n")
 
 
@@ -168,8 +169,15 @@ def pretrain(files, out):
 def main(case_dir):
     case = Path(case_dir)
     files = season(2026, [0, 1, 2, 3, 4], 2026)
+    rng = np.random.default_rng(2026)
+    checked = []
     for house, rows in files.items():
         write_csv(case / "data" / "exports" / f"{house}.csv", rows)
+        for i in sorted(rng.choice(len(rows), RECHECK, replace=False)):
+            checked.append((rows[i][0], rows[i][3], rows[i][5]))
+    with open(case / "data" / "recheck.csv", "w") as f:
+        f.write("window_id,logged_state,checked_state\n")
+        f.writelines(f"{w},{a},{b}\n" for w, a, b in checked)
     pretrain(season(2025, [0, 1, 2, 3], 2025), case / "pretrained" / "climnet_2025.npz")
 
 
