@@ -104,3 +104,6 @@ def measure(seed, rec):
     n, share = timing_match(cfg, train, Path.cwd() / cfg.data.export_dir)
     rec.put("syllables_compared", n)
     rec.put("timing_within_half_ms", share)
+
+
+measure_main(measure)
