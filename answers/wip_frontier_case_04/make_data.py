@@ -54,6 +54,11 @@ def bout(rng, model, directed, juvenile):
     return " ".join(SYL[i] for i in out)
 
 
+SR = 48_000          # the booth recorders' sample rate
+DUR = {s: d for s, d in zip(SYL, (0.112, 0.138, 0.094, 0.126, 0.052, 0.058, 0.147, 0.084, 0.105, 0.131, 0.073, 0.155))}
+PAIR = ("e", "f")    # one note at two lengths: told apart by duration alone
+
+
 def main():
     rng = np.random.default_rng(404)
     birds = {}
@@ -67,10 +72,12 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     log_rows = []
     trng = np.random.default_rng(7404)
+    lrng = np.random.default_rng(8404)
+    recheck = []
     for booth in ("a", "b"):
         rows, syl_rows = [], []
         day0 = np.datetime64("2026-03-02") + (0 if booth == "a" else 3)
-        per_day = 4 if booth == "a" else 1   # the juveniles' booth runs four short sessions a day
+        per_day = 4 if booth == "a" else 1
         for sess in range(1, n_sessions[booth] + 1):
             bird = booths[booth][int(rng.integers(len(booths[booth])))]
             directed = bool(rng.random() < 0.5)
@@ -78,35 +85,50 @@ def main():
             log_rows.append({"date": str(date), "booth": booth.upper(), "session": sess, "bird": bird,
                              "female": "yes" if directed else "no"})
             kind, model = birds[bird]
-            t = float(trng.uniform(2.0, 6.0))
+            # seconds since the day's recording started (midnight); sessions between 05:00 and 21:00
+            t = float(trng.uniform(5.0 * 3600, 21.0 * 3600))
             for b in range(int(rng.integers(6, 13))):
                 sylls = bout(rng, model, directed, kind == "juvenile").split()
-                frames, onsets = [], []
+                first, last = None, None
                 for s_ in sylls:
-                    frame = int(np.floor(t * 100))
-                    if booth == "a":
-                        text = f"{frame / 100:.2f}"          # the frame clock
-                    else:
-                        text = f"{t:.4f}"
-                        if float(text) == frame / 100:      # keep the continuous rig off the grid
-                            text = f"{t + 0.0002:.4f}"
-                    frames.append(frame)
-                    onsets.append(text)
-                    syl_rows.append({"session": sess, "onset": text, "syllable": s_})
-                    t += float(trng.uniform(0.06, 0.15))     # syllable
-                    t_end = t
-                    t += float(trng.uniform(0.015, 0.05))    # inter-syllable gap
-                rows.append({"session": sess, "bout": b + 1, "bird": bird, "start": f"{frames[0] / 100:.2f}",
-                             "end": f"{int(np.ceil(t_end * 100)) / 100:.2f}"})
-                t = t_end + float(trng.uniform(1.0, 8.0))    # silence between bouts
+                    true = s_
+                    if s_ in PAIR:
+                        true = PAIR[int(lrng.integers(2))]
+                    label = true
+                    if true in PAIR and lrng.random() < 0.06:       # the classifier's own e/f mix-ups
+                        label = PAIR[1 - PAIR.index(true)]
+                    if true in PAIR:
+                        dur = DUR[true] + float(trng.uniform(-0.002, 0.002))
+                    else:                                             # the other notes: any length
+                        dur = float(trng.uniform(0.075, 0.180))
+                    on, off = int(round(t * SR)), int(round((t + dur) * SR))
+                    syl_rows.append({"session": sess, "onset": on, "offset": off, "syllable": label})
+                    if lrng.random() < 0.04:                           # the double-annotated subset
+                        second = true
+                        if true in PAIR and lrng.random() < 0.06:
+                            second = PAIR[1 - PAIR.index(true)]
+                        elif true not in PAIR and lrng.random() < 0.005:
+                            second = SYL[int(lrng.integers(V))]
+                        recheck.append({"booth": booth.upper(), "session": sess, "onset": on,
+                                        "classifier": label, "annotator": second})
+                    first = on if first is None else first
+                    last = off
+                    t += dur + float(trng.uniform(0.015, 0.05))
+                rows.append({"session": sess, "bout": b + 1, "bird": bird, "start": first - int(trng.integers(200, 900)),
+                             "end": last + int(trng.integers(200, 900))})
+                t = last / SR + float(trng.uniform(1.0, 8.0))
         with open(OUT / f"booth_{booth}.csv", "w", newline="") as fh:
             w = csv.DictWriter(fh, fieldnames=["session", "bout", "bird", "start", "end"])
             w.writeheader()
             w.writerows(rows)
         with open(OUT / f"syllables_{booth}.csv", "w", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=["session", "onset", "syllable"])
+            w = csv.DictWriter(fh, fieldnames=["session", "onset", "offset", "syllable"])
             w.writeheader()
             w.writerows(syl_rows)
+    with open(OUT / "recheck.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=["booth", "session", "onset", "classifier", "annotator"])
+        w.writeheader()
+        w.writerows(recheck)
     with open(OUT / "sessions.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=["date", "booth", "session", "bird", "female"])
         w.writeheader()

@@ -3,8 +3,11 @@
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 from vocab import PAD
+
+SAMPLE_RATE = 48_000  # the booth recorders
 
 
 @dataclass
@@ -12,6 +15,8 @@ class Example:
     ids: np.ndarray          # [bird, context, s1..sn]
     bird: str
     cohort: str
+    timing: np.ndarray = None  # [n + 1, 2]: per input position, the predicted syllable's length and gap
+
 
     @property
     def n_syllables(self):
@@ -26,6 +31,17 @@ class Example:
         return inp, tgt
 
 
+def syllable_timing(onsets, offsets):
+    """Per input position, the length of the syllable it predicts and the silence before it, in seconds
+    (the segmenter cuts a syllable before the classifier names it; the two prefix positions carry zeros
+    for the gap)."""
+    on = torch.tensor(onsets) / SAMPLE_RATE
+    off = torch.tensor(offsets) / SAMPLE_RATE
+    gap = torch.cat([torch.zeros(1), on[1:] - off[:-1]])
+    feats = torch.stack([off - on, gap], 1)
+    return torch.cat([torch.zeros(1, 2), feats]).numpy()
+
+
 def song_contexts(log, bouts):
     """Each bout's song context: 'directed' when its session's log entry says a female was presented,
     else 'undirected'."""
@@ -37,17 +53,19 @@ def build_examples(bouts, log, vocab, cohorts):
     out = []
     for b, context in zip(bouts, song_contexts(log, bouts)):
         ids = np.asarray(vocab.encode(b.bird, context, b.syllables), dtype=np.int64)
-        out.append(Example(ids, b.bird, cohorts.get(b.bird, "?")))
+        out.append(Example(ids, b.bird, cohorts.get(b.bird, "?"), syllable_timing(b.onsets, b.offsets)))
     return out
 
 
 def pad_batch(examples):
-    """One example per row, right-padded: inputs with PAD, targets with -100."""
+    """One example per row, right-padded: inputs with PAD, targets with -100, timing with zeros."""
     pairs = [e.pair() for e in examples]
     n = max(len(p[0]) for p in pairs)
     x = np.full((len(pairs), n), PAD, dtype=np.int64)
     y = np.full((len(pairs), n), -100, dtype=np.int64)
-    for i, (inp, tgt) in enumerate(pairs):
+    tm = np.zeros((len(pairs), n, 2), dtype=np.float32)
+    for i, ((inp, tgt), e) in enumerate(zip(pairs, examples)):
         x[i, :len(inp)] = inp
         y[i, :len(tgt)] = tgt
-    return x, y
+        tm[i, :len(inp)] = e.timing
+    return x, y, tm

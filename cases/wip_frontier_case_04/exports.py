@@ -16,6 +16,8 @@ class Bout:
     bout: int
     bird: str
     syllables: tuple
+    onsets: tuple = ()
+    offsets: tuple = ()
 
 
 def _rows_by_session(path):
@@ -27,25 +29,26 @@ def _rows_by_session(path):
 
 
 def read_booth(path):
-    """One booth's bouts. The detector writes one window per bout, [start, end) in seconds from the
-    session's start; the classifier writes one row per syllable with its onset on the same clock. Each
-    syllable goes to the window it starts in."""
+    """One booth's bouts. The detector writes one window per bout, [start, end) in samples of the day's
+    recording; the classifier writes one row per syllable with its onset and offset on the same clock.
+    Each syllable goes to the window it starts in."""
     path = Path(path)
     booth = path.stem.split("_")[-1].upper()
     windows = _rows_by_session(path)
     onsets = _rows_by_session(path.with_name(f"syllables_{booth.lower()}.csv"))
     out = []
     for session in sorted(windows):
-        wins = sorted(windows[session], key=lambda w: float(w["start"]))
-        starts = np.array([float(w["start"]) for w in wins])
-        sylls = sorted(onsets.get(session, []), key=lambda r: float(r["onset"]))
-        times = np.array([float(r["onset"]) for r in sylls])
+        wins = sorted(windows[session], key=lambda w: int(w["start"]))
+        starts = np.array([int(w["start"]) for w in wins], dtype=np.int64)
+        sylls = sorted(onsets.get(session, []), key=lambda r: int(r["onset"]))
+        times = np.array([int(r["onset"]) for r in sylls], dtype=np.int64)
         members = [[] for _ in wins]
-        for i, r in zip(np.searchsorted(starts, times) - 1, sylls):
-            members[i].append(r["syllable"])
+        for i, r in zip(np.searchsorted(starts, times, side="right") - 1, sylls):
+            members[i].append(r)
         for w, m in zip(wins, members):
             if m:
-                out.append(Bout(booth, session, int(w["bout"]), w["bird"], tuple(m)))
+                out.append(Bout(booth, session, int(w["bout"]), w["bird"], tuple(r["syllable"] for r in m),
+                                tuple(int(r["onset"]) for r in m), tuple(int(r["offset"]) for r in m)))
     return out
 
 

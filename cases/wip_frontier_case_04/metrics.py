@@ -18,9 +18,9 @@ def score_examples(model, examples, batch=256):
     rows = [None] * len(examples)
     for i in range(0, len(order), batch):
         chunk = order[i:i + batch]
-        x, y = pad_batch([examples[j] for j in chunk])
-        x, y = torch.from_numpy(x), torch.from_numpy(y)
-        logits = model(x)
+        x, y, tm = pad_batch([examples[j] for j in chunk])
+        x, y, tm = torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(tm)
+        logits = model(x, tm)
         loss = F.cross_entropy(logits.transpose(1, 2), y, ignore_index=-100, reduction="none")
         hit = (logits.argmax(-1) == y) & (y != -100)
         n = (y != -100).sum(1)
@@ -44,13 +44,13 @@ def summarize(rows, examples):
 
 
 @torch.no_grad()
-def packed_accuracy(model, tokens, targets, batch=64, limit=128):
+def packed_accuracy(model, tokens, targets, timing, batch=64, limit=128):
     """Next-syllable accuracy on the first `limit` packed training rows (a fixed sample)."""
     model.eval()
-    tokens, targets = tokens[:limit], targets[:limit]
+    tokens, targets, timing = tokens[:limit], targets[:limit], timing[:limit]
     hit = tot = 0
     for i in range(0, len(tokens), batch):
-        logits = model(tokens[i:i + batch])
+        logits = model(tokens[i:i + batch], timing[i:i + batch])
         y = targets[i:i + batch]
         hit += int(((logits.argmax(-1) == y) & (y != -100)).sum())
         tot += int((y != -100).sum())

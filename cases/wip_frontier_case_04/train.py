@@ -48,7 +48,7 @@ def run(cfg):
     model = SongFormer(vocab.size, vocab.size, m.dim, m.heads, m.layers, m.max_len, m.dropout)
     opt = AdamW(model.named_parameters(), cfg.train.lr, cfg.train.weight_decay)
     t = cfg.train
-    probe_x, probe_y = pack(train_ex, cfg.data.row_len, seed=10_000)
+    probe_x, probe_y, probe_t = pack(train_ex, cfg.data.row_len, seed=10_000)
     steps_per_epoch = len(probe_x) // cfg.data.batch_rows
     total = t.epochs * steps_per_epoch
     print(f"packed rows of {cfg.data.row_len}: {len(probe_x)} per epoch, {fill_rate(probe_y):.1%} of "
@@ -56,13 +56,13 @@ def run(cfg):
 
     history, step = [], 0
     for epoch in range(1, t.epochs + 1):
-        x_all, y_all = pack(train_ex, cfg.data.row_len, seed=t.seed * 1000 + epoch)
+        x_all, y_all, t_all = pack(train_ex, cfg.data.row_len, seed=t.seed * 1000 + epoch)
         losses = []
         model.train()
         for i in range(steps_per_epoch):
             sl = slice(i * cfg.data.batch_rows, (i + 1) * cfg.data.batch_rows)
             opt.lr = t.lr * warmup_cosine(step, t.warmup_steps, total)
-            logits = model(x_all[sl])
+            logits = model(x_all[sl], t_all[sl])
             loss = F.cross_entropy(logits.transpose(1, 2), y_all[sl], ignore_index=-100)
             opt.zero_grad()
             loss.backward()
@@ -71,7 +71,7 @@ def run(cfg):
             losses.append(loss.item())
             step += 1
         val = summarize(score_examples(model, val_ex), val_ex)
-        train_acc = packed_accuracy(model, probe_x, probe_y)
+        train_acc = packed_accuracy(model, probe_x, probe_y, probe_t)
         history.append({"epoch": epoch, "step": step, "train_loss": float(np.mean(losses)),
                         "train_acc": train_acc, **{k: float(v) for k, v in val.items()}})
         print(f"step {step:4d} | epoch {epoch:2d} | train loss {np.mean(losses):.4f} | train acc {train_acc:.4f} "

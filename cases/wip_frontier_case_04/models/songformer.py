@@ -6,6 +6,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+TIME_BINS = 96  # 2-ms steps: syllables up to ~190 ms, gaps likewise
+
 
 class Block(nn.Module):
     def __init__(self, dim, heads, dropout):
@@ -37,6 +39,8 @@ class SongFormer(nn.Module):
         super().__init__()
         self.tok = nn.Embedding(vocab_size, dim)
         self.pos = nn.Embedding(max_len, dim)
+        self.dur = nn.Embedding(TIME_BINS, dim)
+        self.gap = nn.Embedding(TIME_BINS, dim)
         self.blocks = nn.ModuleList(Block(dim, heads, dropout) for _ in range(layers))
         self.ln = nn.LayerNorm(dim)
         self.head = nn.Linear(dim, n_out)
@@ -50,13 +54,18 @@ class SongFormer(nn.Module):
             if getattr(m, "bias", None) is not None:
                 nn.init.zeros_(m.bias)
 
-    def forward(self, tokens):
+    @staticmethod
+    def time_bins(seconds):
+        return (seconds * 500).long().clamp(0, TIME_BINS - 1)
+
+    def forward(self, tokens, timing):
         b, t = tokens.shape
         if t > self.max_len:
             raise ValueError(f"row of {t} tokens, model takes {self.max_len}")
         pos = torch.arange(t, device=tokens.device)
         mask = torch.ones(t, t, dtype=torch.bool, device=tokens.device).tril()
         x = self.tok(tokens) + self.pos(pos)
+        x = x + self.dur(self.time_bins(timing[..., 0])) + self.gap(self.time_bins(timing[..., 1]))
         for blk in self.blocks:
             x = blk(x, mask)
         return self.head(self.ln(x))

@@ -14,15 +14,16 @@ def test_split_keeps_sessions_whole():
 
 
 def test_pack_keeps_every_target():
-    ex = [Example(np.arange(1, n + 3), "Y01", "2024a") for n in (3, 9, 20, 5, 30, 4)]
-    x, y = pack(ex, 64, seed=0)
+    ex = [Example(np.arange(1, n + 3), "Y01", "2024a", np.zeros((n + 1, 2), np.float32))
+          for n in (3, 9, 20, 5, 30, 4)]
+    x, y, tm = pack(ex, 64, seed=0)
     assert int((y != -100).sum()) == sum(e.n_syllables for e in ex)
     assert x.shape[1] == 64
 
 
 def test_pad_batch_shapes():
-    ex = [Example(np.arange(1, n + 3), "Y01", "2024a") for n in (3, 7)]
-    x, y = pad_batch(ex)
+    ex = [Example(np.arange(1, n + 3), "Y01", "2024a", np.zeros((n + 1, 2), np.float32)) for n in (3, 7)]
+    x, y, tm = pad_batch(ex)
     assert x.shape == y.shape == (2, 8)
     assert (y[0, 4:] == -100).all()
 
