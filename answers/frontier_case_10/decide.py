@@ -39,7 +39,7 @@ from families.shared_split_transform import decide_training, readme_checks  # no
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
-    "min_rows": 100_000, "max_replayed": 0.05, "max_val_loss": 0.37,
+    "min_rows": 100_000, "max_replayed": 0.05, "max_val_loss": 0.26,
     "class_label": "rockfall", "min_recall": 0.70, "print_tol": 2e-4,
     "min_r2": 0.999, "min_matched": 200,
 }
