@@ -2,7 +2,7 @@
 the validation subset's dataset switches the training subset to it too (training runs without its
 augmentation), checked on the inputs the model actually trains on; with an outcome layer read from the
 run's printed lines, and a check that the evaluated inputs are each record's own features recomputed from
-the raw files (bands in ground motion; envelopes resampled from time-sorted samples).
+the raw files (bands in ground motion; envelopes recomputed in float64 from the amplitude buffers).
 
 Measuring side (`run_recorded`): runs the case's training entry point at the README settings with a global
 forward pre-hook that finds the first module run forward in training mode with gradients on (the model)
@@ -67,28 +67,29 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     rec.save("last_eval", {"x": last, "truth": torch.from_numpy(truth_features())})
 
 
-def sorted_envelopes(path, grid):
-    """{record_id: float64 envelope on the grid}, each record's samples put in time order first."""
-    import csv
-
+def float64_envelopes(path, n_picks, grid, rate=2, pre_s=120, buffer_s=240, sta_s=1.0, lta_s=60.0):
+    """(n_picks, len(grid)) float64 envelopes from one station's amplitude buffers: log10 of the mean over
+    sta_s seconds from each grid time over the mean of the lta_s seconds before the pick, each window summed
+    directly in float64 (no running sum)."""
     import numpy as np
 
-    samples = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            samples.setdefault(row["record_id"], []).append((float(row["t_s"]), float(row["log_env"])))
-    out = {}
-    for rid, rows in samples.items():
-        a = np.array(rows, dtype=np.float64)
-        a = a[np.argsort(a[:, 0], kind="stable")]
-        out[rid] = np.interp(grid, a[:, 0], a[:, 1])
+    x = np.load(path).astype(np.float64)
+    per = buffer_s * rate
+    n_sta, n_lta = int(sta_s * rate), int(lta_s * rate)
+    out = np.empty((n_picks, len(grid)))
+    for k in range(n_picks):
+        p = k * per + pre_s * rate
+        lta = x[p - n_lta:p].mean()
+        for j, g in enumerate(grid):
+            i = p + int(g * rate)
+            out[k, j] = np.log10(x[i:i + n_sta].mean() / lta)
     return out
 
 
 def truth_features(export_dir="data/exports", stations="data/stations.csv", envelope_dir="data/envelopes",
                    grid_s=24):
     """Every record's band energies in ground motion (its counts minus its own station's sensitivity at its
-    pick time), its envelope resampled in float64 from its time-sorted samples onto 0, 1, ..., grid_s - 1 s,
+    pick time), its envelope (STA/LTA, log10) recomputed in float64 from its amplitude buffer on 0, 1, ..., grid_s - 1 s,
     and log10 of the hours since the previous pick on the network: (n, n_bands + grid_s + 1), computed from
     the data files alone."""
     import csv
@@ -103,14 +104,15 @@ def truth_features(export_dir="data/exports", stations="data/stations.csv", enve
     rows = []
     grid = np.arange(float(grid_s))
     for path in sorted(Path(export_dir).glob("*.csv")):
-        env = sorted_envelopes(Path(envelope_dir) / path.name, grid)
         with open(path, newline="") as f:
             reader = csv.reader(f)
             next(reader)
-            for r in reader:
-                t = float(r[2])
-                sens = [v for start, v in sorted(epochs[r[1]]) if start <= t][-1]
-                rows.append((t, [float(v) - sens for v in r[4:]] + list(env[r[0]])))
+            records = list(reader)
+        env = float64_envelopes(Path(envelope_dir) / f"{path.stem}.npy", len(records), grid)
+        for r, e in zip(records, env):
+            t = float(r[2])
+            sens = [v for start, v in sorted(epochs[r[1]]) if start <= t][-1]
+            rows.append((t, [float(v) - sens for v in r[4:]] + list(e)))
     t = np.array([r[0] for r in rows])
     bands = np.array([r[1] for r in rows], dtype=np.float64)
     order = np.argsort(t, kind="stable")
@@ -164,7 +166,7 @@ def decide_training(m, checks, s):
     r2, n = calibration_fit(last["x"].numpy(), last["truth"].numpy())
     checks.check("inputs_match_raw_records", r2 >= s["min_r2"] and n >= s["min_matched"], value=r2,
                  bound=f">= {s['min_r2']} (smallest R^2, over features, of the validation inputs on their records' "
-                       f"own ground-motion bands and float64 envelopes of the time-sorted samples; {n} rows "
+                       f"own ground-motion bands and float64 envelopes of the amplitude buffers; {n} rows "
                        f"matched, need {s['min_matched']})",
                  source="recomputed", limit=s["min_r2"], sense=">")
     loss, recall = final_numbers(m.value("stdout", str), s["class_label"])
@@ -179,7 +181,7 @@ def calibration_fit(x, truth):
     """Match each evaluated input row to its record by the gap feature (un-standardized with the catalog's
     statistics; rows whose gap is shared by several records are left out) and return the smallest R^2, over
     the band and envelope features, of the inputs regressed on the records' true features (ground-motion
-    bands; envelopes resampled in float64 from time-sorted samples), with the number of rows matched."""
+    bands; envelopes recomputed in float64 from the amplitude buffers), with the number of rows matched."""
     import numpy as np
 
     x, truth = np.asarray(x, dtype=np.float64), np.asarray(truth, dtype=np.float64)

@@ -55,11 +55,13 @@ def noisy_label(c, rng):
     return c
 
 
-RATE = {"SUM": 2.5}
-DEFAULT_RATE = 2.0
-WINDOW_S, PACKET = 24.0, 5
-ENV_NOISE = {"SUM": 0.40}
-DEFAULT_ENV_NOISE = 0.30
+RATE = 2                     # samples/s of the boxes' amplitude channel
+PRE_S, BUFFER_S = 120, 240     # each pick's buffer: 120 s before the pick, 120 s from it
+ENV_NOISE = 0.10
+OFFSET = {"CRT": 31800.0, "EFL": 33600.0, "NFL": 27400.0, "SFL": 34100.0, "SUM": 38700.0, "WFL": 32200.0}
+BG_NOISE = 25.0
+PEAK = {"volcano_tectonic": (3.4, 4.4), "long_period": (3.2, 4.2), "tremor": (2.0, 3.0), "rockfall": (2.0, 3.0),
+        "noise": (1.9, 2.6)}
 
 
 def envelope(c, t, rng):
@@ -80,19 +82,16 @@ def envelope(c, t, rng):
     return -0.5 + 0.05 * np.sin(t + rng.uniform(0, 6))
 
 
-def envelope_rows(rid, st, c, rng):
-    rate = RATE.get(st, DEFAULT_RATE)
-    n = int(WINDOW_S * rate)
-    t = np.arange(n) / rate
-    v = envelope(c, t, rng) + rng.normal(0, ENV_NOISE.get(st, DEFAULT_ENV_NOISE), n)
-    packets = np.arange(n) // PACKET
-    order = np.arange(n)
-    if st == "SUM" and rng.random() < 0.85:
-        n_pk = int(packets.max()) + 1
-        late = rng.choice(np.arange(1, n_pk // 2 + 1), size=rng.integers(1, 3), replace=False)
-        is_late = np.isin(packets, late)
-        order = np.concatenate([order[~is_late], order[is_late]])
-    return [(rid, int(packets[k]), f"{t[k]:.2f}", f"{v[k]:.3f}") for k in order]
+def amplitude_buffer(st, c, rng):
+    """The station box's amplitude channel (counts, DC offset included) around one pick."""
+    n = BUFFER_S * RATE
+    t = (np.arange(n) - PRE_S * RATE) / RATE
+    x = OFFSET[st] + rng.normal(0, BG_NOISE, n)
+    after = t >= 0
+    lo, hi = PEAK[c]
+    env = envelope(c, t[after], rng) + rng.normal(0, ENV_NOISE, after.sum())
+    x[after] += 10 ** (rng.uniform(lo, hi) + env)
+    return x.astype(np.float32)
 
 
 def main(n=2600, seed=10):
@@ -114,7 +113,7 @@ def main(n=2600, seed=10):
         label = noisy_label(c, rng)
         second = noisy_label(c, rng)
         recs.append((f"KR{i:05d}", st, round(t, 3), label, second, counts))
-        env_rows.append(envelope_rows(f"KR{i:05d}", st, c, env_rng))
+        env_rows.append(amplitude_buffer(st, c, env_rng))
     exports = OUT / "exports"
     exports.mkdir(parents=True, exist_ok=True)
     for old in exports.glob("*.csv"):
@@ -129,13 +128,10 @@ def main(n=2600, seed=10):
                     w.writerow([rid, s, f"{t:.3f}", label] + [f"{v:.4f}" for v in counts])
     env_dir = OUT / "envelopes"
     env_dir.mkdir(parents=True, exist_ok=True)
+    for old in env_dir.glob("*"):
+        old.unlink()
     for st in STATIONS:
-        with open(env_dir / f"{st}.csv", "w", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["record_id", "packet", "t_s", "log_env"])
-            for (rid, s, *_), rows in zip(recs, env_rows):
-                if s == st:
-                    w.writerows(rows)
+        np.save(env_dir / f"{st}.npy", np.concatenate([x for (rid, s, *_), x in zip(recs, env_rows) if s == st]))
     with open(OUT / "stations.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["station", "from_hours", "log10_counts_per_nm_s", "instrument"])

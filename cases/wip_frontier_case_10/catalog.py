@@ -1,8 +1,9 @@
 """Reading the stations' pick exports into one record table.
 
-data/exports/<station>.csv: one row per pick (band energies in digitizer counts). data/envelopes/<station>.csv:
-each pick's amplitude envelope, one row per sample at the station's own sample rate (short-period and broadband
-boxes differ), brought onto the model's common time grid here.
+data/exports/<station>.csv: one row per pick (band energies in digitizer counts). data/envelopes/<station>.npy:
+the station box's amplitude channel around each pick (counts, 2 samples/s), one 240 s buffer per pick in the
+export's row order, the pick 120 s into its buffer. Each pick's envelope is the STA/LTA ratio of its buffer on the
+model's common grid.
 """
 
 import csv
@@ -14,6 +15,8 @@ import numpy as np
 CLASSES = ("volcano_tectonic", "long_period", "tremor", "rockfall", "noise")
 META = ("record_id", "station", "t_hours", "label")
 ENVELOPE_GRID = np.arange(0.0, 24.0, 1.0)   # s after the pick, the model's common rate (1 sample/s)
+RATE, PRE_S, BUFFER_S = 2, 120, 240
+STA_S, LTA_S = 1.0, 60.0
 
 
 @dataclass
@@ -52,17 +55,24 @@ def read_export(path):
     return names, rows, bands
 
 
-def read_envelopes(path, grid=ENVELOPE_GRID):
-    """{record_id: envelope on the common grid} from one station's envelope file."""
-    samples = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            samples.setdefault(row["record_id"], []).append((float(row["t_s"]), float(row["log_env"])))
-    out = {}
-    for rid, rows in samples.items():
-        t, v = np.array(rows, dtype=np.float64).T
-        out[rid] = np.interp(grid, t, v).astype(np.float32)
-    return out
+def moving_average(x, n):
+    """Mean of every n consecutive samples: out[i] = x[i:i + n].mean()."""
+    c = np.concatenate([[0.0], np.cumsum(x)])
+    return (c[n:] - c[:-n]) / n
+
+
+def read_envelopes(path, n_picks, grid=ENVELOPE_GRID):
+    """(n_picks, len(grid)) envelopes from one station's amplitude buffers: log10 of the short-term average
+    on the grid over the long-term average before the pick (the trigger's STA/LTA ratio)."""
+    x = np.load(path)
+    per = BUFFER_S * RATE
+    if x.shape != (n_picks * per,):
+        raise ValueError(f"{path}: {x.shape[0]} samples for {n_picks} picks of {per}")
+    n_sta, n_lta = int(STA_S * RATE), int(LTA_S * RATE)
+    sta, lta = moving_average(x, n_sta), moving_average(x, n_lta)
+    picks = np.arange(n_picks) * per + PRE_S * RATE
+    ratio = sta[picks[:, None] + (grid * RATE).astype(int)] / lta[picks - n_lta][:, None]
+    return np.log10(ratio).astype(np.float32)
 
 
 def load_exports(export_dir="data/exports", envelope_dir=None):
@@ -87,11 +97,7 @@ def load_exports(export_dir="data/exports", envelope_dir=None):
         times += [float(r[2]) for r in rows]
         labels += [CLASSES.index(r[3]) for r in rows]
         bands.append(b)
-        env = read_envelopes(envelope_dir / path.name)
-        missing = [r[0] for r in rows if r[0] not in env]
-        if missing:
-            raise ValueError(f"{path}: {len(missing)} records without an envelope, e.g. {missing[0]}")
-        envelopes += [env[r[0]] for r in rows]
+        envelopes.append(read_envelopes(envelope_dir / f"{path.stem}.npy", len(rows)))
     table = RecordTable(np.array(ids), np.array(stations), np.array(times, dtype=np.float64),
-                        np.vstack(bands), np.array(labels, dtype=np.int64), np.stack(envelopes), names)
+                        np.vstack(bands), np.array(labels, dtype=np.int64), np.vstack(envelopes), names)
     return table.take(np.argsort(table.t_hours, kind="stable"))
