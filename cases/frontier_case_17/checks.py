@@ -9,7 +9,7 @@ from dataset import wagon_order, with_deltas
 def input_drift(table, standardizer, threshold=0.3):
     """Inputs whose mean on this table is more than `threshold` pretraining sds from the pretraining mean."""
     z = standardizer(with_deltas(table, wagon_order(table)))
-    shift = z.double().mean(dim=0).numpy()
+    shift = z.mean(dim=0).numpy()
     names = list(table.feature_names) + [f"d_{n}" for n in table.feature_names]
     return [(names[i], float(shift[i])) for i in np.flatnonzero(np.abs(shift) > threshold)]
 
