@@ -24,14 +24,15 @@ FEATURES = [f"band_{f}hz" for f in (20, 40, 60, 80, 100, 125, 160, 200, 250, 315
     "peak_kn", "mean_kn", "crest", "kurtosis", "speed_kmh", "rail_temp", "axle_load_t", "noise_floor"]
 SITES = {"ashby-junction": "AJ", "kerrow-cutting": "KC", "lindel-bank": "LB", "stroud-viaduct": "SV"}
 WAGONS, PASSES = 8, 120
-SHIFT = {1: 0.7, 2: 0.7, 3: 0.8}
+SHIFT = {1: 1.3, 2: 1.3, 3: 1.3}
 SHOP_RATE = [0.08, 0.7, 0.7, 0.7, 0.75]       # share of each condition's passes confirmed at the shop
 WAYSIDE_WRONG = 0.3                            # wayside defect calls that name the wrong condition
-CIRC = 2.89                                    # wheel circumference (m), impacts.WHEEL_CIRCUMFERENCE_M
-ZONE = 3 * CIRC                                # length of the gauges' measuring zone (m)
-FS = 25_600                                    # the detectors' sample rate (Hz), impacts.SAMPLE_RATE_HZ
-SPEED_MS = (4.0, 7.0)                          # wagon speed over the gauges (m/s)
-UPTIME_H = (70, 160)                           # each detector's uptime at the season's first pass (h)
+ODO_AT = 19                                    # odo_revs sits after axle_load_t
+ODO_START = (1.4e8, 3.4e8)                     # each wagon's hubodometer (wheel revolutions) at the 2026 start
+ODO_YEAR = 9_000_000                           # revolutions a wagon runs in a year (2025 start = 2026 - this)
+LOOP_REVS = 20_760                             # revolutions of one shuttle loop (60 km of 2.89 m wheels)
+LOOP_SD = 5.0                                  # yard moves: the loop's spread in revolutions
+SLIDE = (15.0, 4.0)                            # flat-spot wagons: revolutions lost to sliding per loop
 SHOP_SWAP = 0.10                               # shop flat/oval calls that name the other of the two
 REINSPECTED = 0.2                              # share of the shop's flat/oval passes re-inspected in June
 NOISE_FLOOR_SITE = {"stroud-viaduct": 0.9}     # the viaduct's deck rings: the highest noise floor
@@ -44,40 +45,10 @@ def prototypes():
     for c, scale in SHIFT.items():
         v = rng.normal(0, 1, len(FEATURES))
         protos[c] = scale * v / np.sqrt((v ** 2).mean())
-    protos[2] = protos[1]                      # flat and oval wheels load the bands alike; the impacts differ
+    protos[2] = protos[1]                      # flat and oval wheels load the bands alike; sliding differs
     v = rng.normal(0, 1, len(FEATURES))
     protos[4] = 0.5 * protos[3] + 0.7 * v / np.sqrt((v ** 2).mean())
     return protos
-
-
-def impacts(rng, state, clock_s):
-    """One pass's impacts over the gauges, stamped with the detector's sample counter: (axle_in, axle_out,
-    'count@kN ...'). clock_s is the detector's uptime at the pass (seconds since its boot)."""
-    v = rng.uniform(*SPEED_MS)
-    c_in = int(round(clock_s * FS))
-    c_out = c_in + int(round(ZONE / v * FS))
-    phase = rng.uniform(0, CIRC)
-    hits = []
-    if state == 1:                              # flat: once per revolution
-        hits += [(phase + k * CIRC, rng.normal(150, 30)) for k in range(3)]
-    elif state == 2:                            # oval: twice per revolution
-        hits += [(phase + k * CIRC / 2, rng.normal(150, 30)) for k in range(6)]
-    elif state == 3:                            # shelled: anywhere
-        hits += [(rng.uniform(0, ZONE), rng.normal(160, 30)) for _ in range(2 + rng.poisson(2))]
-    elif state == 4:                            # built-up tread: once per revolution, weaker, uneven
-        hits += [(phase + k * CIRC, rng.normal(140, 40)) for k in range(3) if rng.random() < 0.5]
-        hits += [(rng.uniform(0, ZONE), rng.normal(110, 30)) for _ in range(rng.poisson(1))]
-    hits += [(rng.uniform(0, ZONE), rng.normal(60, 12)) for _ in range(rng.poisson(0.3))]
-    out = []
-    for u, kn in hits:
-        u = (u + rng.normal(0, 0.03)) % ZONE
-        c = c_in + int(round(u / v * FS))
-        frac = 3 * (c - c_in) / (c_out - c_in)
-        if abs(frac - round(frac)) < 2e-3:     # keep clear of exact revolution edges
-            c += int(0.01 / v * FS)
-        out.append((c, max(kn, 20.0)))
-    out.sort()
-    return c_in, c_out, " ".join(f"{c}@{k:.1f}" for c, k in out)
 
 
 def season(seed, allowed, year):
@@ -93,7 +64,6 @@ def season(seed, allowed, year):
         site_off = rng.normal(0, 0.3, len(FEATURES))
         site_off[FEATURES.index("noise_floor")] += NOISE_FLOOR_SITE.get(site, 0.0)
         irng = np.random.default_rng([seed, len(files)])
-        uptime_h = irng.uniform(*UPTIME_H)
         rows = []
         for w in range(WAGONS):
             wagon = f"{code}-{w + 1:02d}"
@@ -101,6 +71,8 @@ def season(seed, allowed, year):
             phase = rng.integers(0, 5)
             t = 0
             noise = rng.normal(0, 1, len(FEATURES))
+            orng = np.random.default_rng([99, len(files), w])
+            odo = int(orng.uniform(*ODO_START)) - (ODO_YEAR if year == 2025 else 0)
             while t < PASSES:
                 state = allowed[rng.choice(len(prev), p=prev)]
                 length = 1 + rng.geometric(1 / 10)
@@ -116,8 +88,10 @@ def season(seed, allowed, year):
                         label = int(rng.choice([c for c in allowed if c != state]))
                     if source == "shop" and state in (1, 2) and irng.random() < SHOP_SWAP:
                         label = 3 - state
-                    clock = (uptime_h + hour) * 3600 + irng.uniform(0, 3000)
-                    axle = impacts(irng, state, clock)
+                    odo += int(round(LOOP_REVS + irng.normal(0, LOOP_SD)))
+                    if state == 1:
+                        odo -= int(round(max(irng.normal(*SLIDE), 0.0)))
+                    axle = odo
                     rows.append((hour, wagon, CONDITIONS[label], source, x, axle, state))
                     t += 1
         rows.sort(key=lambda r: (r[0], r[1]))
@@ -127,10 +101,8 @@ def season(seed, allowed, year):
 
 
 def to_arrays(files):
-    """(features with per-wagon deltas, labels, weights) in wagon, time order: the pretraining's featurisation
-    (last year's pipeline: the case's own impacts.py, so the 2025 backbone saw the same impact features)."""
-    sys.path.insert(0, str(CASE))
-    from impacts import parse_impacts, revolution_features
+    """(features with per-wagon changes, labels, weights) in wagon, time order, in float64: the pretraining's
+    featurisation (last year's pipeline; a wagon's first pass takes its next pass's change)."""
     xs, ys, ws = [], [], []
     for rows in files.values():
         by_wagon = {}
@@ -138,30 +110,24 @@ def to_arrays(files):
             by_wagon.setdefault(r[1], []).append(r)
         for wagon in sorted(by_wagon):
             rs = sorted(by_wagon[wagon], key=lambda r: r[2])
-            x = np.stack([np.r_[np.float32(r[5]).round(4), impact_row(r[6])] for r in rs])
-            d = np.vstack([np.zeros((1, x.shape[1])), np.diff(x, axis=0)])
+            x = np.stack([np.insert(np.asarray(r[5], dtype=np.float64).round(4), ODO_AT, float(r[6])) for r in rs])
+            d = np.diff(x, axis=0)
+            d = np.vstack([d[:1], d])
             xs.append(np.hstack([x, d]))
             ys += [CONDITIONS.index(r[3]) for r in rs]
             ws += [1.0 if r[4] == "shop" else 0.3 for r in rs]
     return np.vstack(xs), np.array(ys), np.array(ws)
 
 
-def impact_row(axle):
-    """The impact features of one pass, from its counter stamps, in float64 (counts relative to axle_in)."""
-    from impacts import parse_impacts, revolution_features
-    c_in, c_out, text = axle
-    counts, kn = parse_impacts(text)
-    t = (np.array(counts, dtype=np.int64) - c_in) / FS
-    return revolution_features(t, 0.0, (c_out - c_in) / FS, kn)
-
-
 def write_csv(path, rows):
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
-        f.write("pass_id,wagon,pass_h,condition,label_source," + ",".join(FEATURES) + ",axle_in,axle_out,impacts\n")
-        for pid, wagon, hour, lab, src, x, (c_in, c_out, hits), _ in rows:
-            f.write(f"{pid},{wagon},{hour},{lab},{src}," + ",".join(f"{v:.4f}" for v in x)
-                    + f",{c_in},{c_out},{hits}\n")
+        names = FEATURES[:ODO_AT] + ["odo_revs"] + FEATURES[ODO_AT:]
+        f.write("pass_id,wagon,pass_h,condition,label_source," + ",".join(names) + "\n")
+        for pid, wagon, hour, lab, src, x, odo, _ in rows:
+            cells = [f"{v:.4f}" for v in x]
+            cells.insert(ODO_AT, str(odo))
+            f.write(f"{pid},{wagon},{hour},{lab},{src}," + ",".join(cells) + "\n")
 
 
 def write_reinspection(path, files, seed=7):

@@ -7,10 +7,11 @@ batch the training loader yields are recorded. A global forward pre-hook snapsho
 module run forward in training mode with gradients on (the model, at its first training step); the pristine
 pretrained file's backbone arrays are recorded beside them (families/reinit_after_load.py).
 
-Layer B: the table the training loader is built from is recorded too (its pass ids and the three impact
-features the model receives, by column name), beside the same features recomputed here in float64 from the
-pristine exports' raw `axle_in` / `axle_out` / `impacts` columns (the detectors' int64 sample counters, taken
-relative to axle_in as integers before any division) with the revolution index floor(3 * (t - t_in) / (t_out - t_in)).
+Layer B: the training dataset the loader is built on is recorded too: its pass ids, the model inputs it
+holds (`x`) and the standardizer's mean and std, so the input the model receives for each pass's change in
+`odo_revs` (the column after the readings, by name) is de-standardized here in float64 and compared with the
+same change computed from the pristine exports' integer readings (each wagon's passes in time order; a wagon's
+first pass, which has no previous pass, is left out of the comparison).
 """
 
 import sys
@@ -33,38 +34,29 @@ def _pretrained():
     return HERE.parent.parent / "cases" / "wip_frontier_case_17" / "pretrained" / "wheelnet_2025.npz"
 
 
-IMPACT_NAMES = ("hits_per_rev", "max_hits_rev", "rev_peak_cv")
-SAMPLE_RATE_HZ = 25_600
-ZONE_REVOLUTIONS = 3
+COLUMN = "odo_revs"
 
 
-def _reference_impacts():
-    """{pass_id: (hits_per_rev, max_hits_rev, rev_peak_cv)} from the pristine exports, in float64."""
+def _reference_changes():
+    """{pass_id: change in odo_revs since the wagon's previous pass (None for its first)} from the pristine
+    exports, in integers."""
     import csv
 
-    import numpy as np
-
-    ref = {}
+    passes = {}
     for path in sorted((_pretrained().parent.parent / "data" / "exports").glob("*.csv")):
         with open(path, newline="") as f:
             reader = csv.reader(f)
             header = next(reader)
-            ia, io, ii = header.index("axle_in"), header.index("axle_out"), header.index("impacts")
+            j = header.index(COLUMN)
             for r in reader:
-                pairs = [item.split("@") for item in r[ii].split()]
-                if not pairs:
-                    ref[r[0]] = (0.0, 0.0, 0.0)
-                    continue
-                c_in, c_out = int(r[ia]), int(r[io])
-                rel = np.array([int(c) - c_in for c, _ in pairs], dtype=np.int64)
-                kn = np.array([float(k) for _, k in pairs], dtype=np.float64)
-                t = rel / SAMPLE_RATE_HZ
-                rev = np.floor(ZONE_REVOLUTIONS * t / ((c_out - c_in) / SAMPLE_RATE_HZ)).astype(np.int64)
-                _, slot, hits = np.unique(rev, return_inverse=True, return_counts=True)
-                peaks = np.zeros(len(hits))
-                np.maximum.at(peaks, slot, kn)
-                cv = peaks.std() / peaks.mean() if len(peaks) > 1 else 0.0
-                ref[r[0]] = (float(hits.mean()), float(hits.max()), float(cv))
+                passes.setdefault(r[1], []).append((int(r[2]), r[0], int(r[j])))
+    ref = {}
+    for rows in passes.values():
+        rows.sort()
+        prev = None
+        for _, pid, v in rows:
+            ref[pid] = None if prev is None else v - prev
+            prev = v
     return ref
 
 
@@ -78,27 +70,34 @@ def measure(seed, rec):
     holders = workspace_holders("build_train_loader", original)
     seen = {}
 
-    def recording(table, *args, **kwargs):
+    def recording(table, standardizer, *args, **kwargs):
+        loader = original(table, standardizer, *args, **kwargs)
         if "ids" not in seen:
-            seen["ids"] = [str(p) for p in table.pass_ids]
             names = list(table.feature_names)
-            cols = [names.index(n) if n in names else None for n in IMPACT_NAMES]
-            seen["cols"] = [c is not None for c in cols]
-            seen["got"] = [[float(table.features[i, c]) if c is not None else float("nan") for c in cols]
-                           for i in range(len(seen["ids"]))]
-        return original(table, *args, **kwargs)
-
+            ds = getattr(loader, "dataset", None)
+            seen["found"] = COLUMN in names and ds is not None and hasattr(ds, "x") and hasattr(ds, "pass_ids")
+            if seen["found"]:
+                import numpy as np
+                import torch
+                col = len(names) + names.index(COLUMN)
+                x = torch.as_tensor(np.asarray(ds.x[:, col], dtype=np.float64))
+                mean = float(np.asarray(torch.as_tensor(standardizer.mean).double())[col])
+                std = float(np.asarray(torch.as_tensor(standardizer.std).double())[col])
+                seen["ids"] = [str(p) for p in ds.pass_ids]
+                seen["got"] = (x * std + mean).tolist()
+        return loader
     run_recorded(rec, seed, load_config, run_fn, holders, "build_train_loader", recording, CONFIG, _pretrained())
     import torch
 
-    ref = _reference_impacts()
+    ref = _reference_changes()
     ids = seen.get("ids", [])
-    rec.put("impact_columns_found", bool(seen) and all(seen["cols"]))
+    rec.put("odo_column_found", bool(seen.get("found")))
     rec.put("train_passes", len(ids))
     rec.put("train_ids_known", all(p in ref for p in ids))
-    got = torch.tensor(seen.get("got", []), dtype=torch.float64).reshape(-1, 3)
-    want = torch.tensor([ref.get(p, (float("nan"),) * 3) for p in ids], dtype=torch.float64).reshape(-1, 3)
-    rec.save("impacts", {"got": got, "want": want})
+    keep = [i for i, p in enumerate(ids) if ref.get(p) is not None]
+    got = torch.tensor([seen["got"][i] for i in keep], dtype=torch.float64)
+    want = torch.tensor([float(ref[ids[i]]) for i in keep], dtype=torch.float64)
+    rec.save("odo_changes", {"got": got, "want": want})
 
 
 measure_main(measure)

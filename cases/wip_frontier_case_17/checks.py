@@ -1,6 +1,7 @@
 """Sanity checks on the inputs before training."""
 
 import numpy as np
+import torch
 
 from dataset import wagon_order, with_deltas
 
@@ -8,7 +9,7 @@ from dataset import wagon_order, with_deltas
 def input_drift(table, standardizer, threshold=0.3):
     """Inputs whose mean on this table is more than `threshold` pretraining sds from the pretraining mean."""
     z = standardizer(with_deltas(table, wagon_order(table)))
-    shift = z.mean(axis=0)
+    shift = z.mean(dim=0).numpy()
     names = list(table.feature_names) + [f"d_{n}" for n in table.feature_names]
     return [(names[i], float(shift[i])) for i in np.flatnonzero(np.abs(shift) > threshold)]
 
@@ -33,16 +34,19 @@ def series_problems(table, round_h=5):
     return problems
 
 
-def feature_problems(table, limit=12.0):
-    """Readings far outside anything the sensors produce (after the site's scaling)."""
-    extreme = np.abs(table.features) > limit
-    return [f"{name}: {int(n)} readings beyond +-{limit:g}"
-            for name, n in zip(table.feature_names, extreme.sum(axis=0)) if n]
+def feature_problems(table):
+    """Readings that never change within a site's export (a stuck or disconnected sensor)."""
+    problems = []
+    for site in sorted(set(table.sites)):
+        x = table.features[torch.as_tensor(np.flatnonzero(table.sites == site))]
+        stuck = (x == x[:1]).all(dim=0)
+        problems += [f"{site}: {name} never changes" for name, s in zip(table.feature_names, stuck) if s]
+    return problems
 
 
 def check_table(table):
     problems = series_problems(table) + feature_problems(table)
-    if not np.isfinite(table.features).all():
+    if not torch.isfinite(table.features).all():
         problems.append("non-finite sensor readings")
     counts = table.counts()
     if (counts == 0).any():

@@ -7,11 +7,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from impacts import NAMES as IMPACT_NAMES, SAMPLE_RATE_HZ, parse_impacts, revolution_features
-
 CONDITIONS = ("sound", "flat_spot", "out_of_round", "shelled", "built_up_tread")
 META = ("pass_id", "wagon", "pass_h", "condition", "label_source")
-RAW = ("axle_in", "axle_out", "impacts")
 LABEL_CONFIDENCE = {"shop": 1.0, "wayside": 0.15}  # wayside calls: the detector crew's reading, not yet seen at the shop
 
 
@@ -23,7 +20,7 @@ class PassTable:
     sites: np.ndarray
     pass_h: np.ndarray
     sources: np.ndarray
-    features: np.ndarray          # (n, n_features) float32: the site's readings, then the impact features
+    features: torch.Tensor        # (n, n_features): the site's readings, in the export's column order
     labels: np.ndarray            # (n,) int64 index into classes
     weights: np.ndarray           # (n,) float32 loss weight of each pass, from its label's source
     feature_names: tuple
@@ -35,7 +32,7 @@ class PassTable:
     def take(self, index):
         index = np.asarray(index)
         return PassTable(self.pass_ids[index], self.wagons[index], self.sites[index], self.pass_h[index],
-                         self.sources[index], self.features[index], self.labels[index],
+                         self.sources[index], self.features[torch.as_tensor(index)], self.labels[index],
                          self.weights[index], self.feature_names, self.classes)
 
     def counts(self):
@@ -49,17 +46,9 @@ def read_export(path):
         if tuple(header[:len(META)]) != META:
             raise ValueError(f"{path}: unexpected header {header[:len(META)]}")
         rows = list(reader)
-    if tuple(header[-len(RAW):]) != RAW:
-        raise ValueError(f"{path}: expected the raw impact columns {RAW} last")
-    names = tuple(header[len(META):-len(RAW)])
-    readings = np.array([[float(v) for v in r[len(META):-len(RAW)]] for r in rows], dtype=np.float32)
-    hits = []
-    for r in rows:
-        counts, kn = parse_impacts(r[-1])
-        t = torch.tensor([int(r[-3]), int(r[-2])] + counts) / SAMPLE_RATE_HZ
-        hits.append(revolution_features(t[2:].numpy(), t[0].item(), t[1].item(), kn))
-    feats = np.hstack([readings, np.array(hits, dtype=np.float32).reshape(len(rows), len(IMPACT_NAMES))])
-    return names + IMPACT_NAMES, rows, feats
+    names = tuple(header[len(META):])
+    feats = [[float(v) for v in r[len(META):]] for r in rows]
+    return names, rows, feats
 
 
 def load_exports(export_dir="data/exports"):
@@ -85,9 +74,9 @@ def load_exports(export_dir="data/exports"):
         hours += [int(r[2]) for r in rows]
         labels += [CONDITIONS.index(r[3]) for r in rows]
         sources += [r[4] for r in rows]
-        feats.append(f)
+        feats += f
     return PassTable(np.array(ids), np.array(wagons), np.array(sites), np.array(hours, dtype=np.int64),
-                     np.array(sources), np.vstack(feats), np.array(labels, dtype=np.int64),
+                     np.array(sources), torch.tensor(feats), np.array(labels, dtype=np.int64),
                      np.array([LABEL_CONFIDENCE[s] for s in sources], dtype=np.float32), names)
 
 

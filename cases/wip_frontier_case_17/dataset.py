@@ -15,19 +15,22 @@ def wagon_order(table):
 
 
 def with_deltas(table, order):
-    """[readings, readings - previous pass's readings] for the rows in `order` (wagon-grouped)."""
-    x = table.features[order]
+    """[readings, readings - previous pass's readings] for the rows in `order` (wagon-grouped); a wagon's
+    first pass, which has no previous pass, takes its second pass's change."""
+    x = table.features[torch.as_tensor(order)]
     wagons = table.wagons[order]
-    delta = np.zeros_like(x)
     same = wagons[1:] == wagons[:-1]
-    delta[1:][same] = x[1:][same] - x[:-1][same]
-    return np.hstack([x, delta])
+    delta = torch.zeros_like(x)
+    delta[1:] = x[1:] - x[:-1]
+    first = np.flatnonzero(np.r_[True, ~same])
+    delta[first] = delta[np.minimum(first + 1, len(x) - 1)]
+    return torch.cat([x, delta], dim=1)
 
 
 class Standardizer:
     def __init__(self, mean, std):
-        self.mean = np.asarray(mean, dtype=np.float32)
-        self.std = np.maximum(np.asarray(std, dtype=np.float32), 1e-6)
+        self.mean = torch.as_tensor(mean)
+        self.std = torch.as_tensor(std).clamp_min(1e-6)
 
     def __call__(self, x):
         return (x - self.mean) / self.std
@@ -40,7 +43,7 @@ class PassDataset(Dataset):
         self.pass_ids = table.pass_ids[order]
         self.wagons = table.wagons[order]
         self.sites = table.sites[order]
-        self.x = torch.from_numpy(standardizer(with_deltas(table, order)).astype(np.float32))
+        self.x = standardizer(with_deltas(table, order)).float()
         self.y = torch.from_numpy(table.labels[order])
 
     def __len__(self):

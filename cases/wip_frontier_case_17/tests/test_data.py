@@ -9,7 +9,7 @@ from config import load_config
 def test_exports_load():
     table = load_exports("data/exports")
     assert len(table) == len(set(table.pass_ids))
-    assert table.features.shape == (len(table), len(table.feature_names)) == (len(table), 23)
+    assert table.features.shape == (len(table), len(table.feature_names)) == (len(table), 21)
     assert set(np.unique(table.labels)) == set(range(len(CONDITIONS)))
 
 
@@ -24,16 +24,17 @@ def test_deltas_restart_at_each_wagon():
     table = load_exports("data/exports")
     order = wagon_order(table)
     x = with_deltas(table, order)
-    first = np.r_[True, table.wagons[order][1:] != table.wagons[order][:-1]]
-    assert np.all(x[first, 23:] == 0)
+    first = np.flatnonzero(np.r_[True, table.wagons[order][1:] != table.wagons[order][:-1]])
+    assert len(first) == len(set(table.wagons))
+    assert bool((x[first, 21:] == x[first + 1, 21:]).all())
 
 
 def test_dataset_rows_are_passes():
     table = load_exports("data/exports").take(np.arange(200))
-    ds = PassDataset(table, Standardizer(np.zeros(46), np.ones(46)))
+    ds = PassDataset(table, Standardizer(np.zeros(42), np.ones(42)))
     for i in (0, 57, 199):
         row = np.flatnonzero(table.pass_ids == ds.pass_ids[i])[0]
-        assert np.allclose(ds.x[i, :23].numpy(), table.features[row])
+        assert np.allclose(ds.x[i, :21].numpy(), table.features[row].numpy())
         assert int(ds.y[i]) == table.labels[row]
 
 
@@ -46,18 +47,6 @@ def test_pass_weights_in_range():
 def test_train_batches_carry_weights():
     table = load_exports("data/exports").take(np.arange(300))
     cfg = load_config("configs/fleet26.toml")
-    loader = build_train_loader(table, Standardizer(np.zeros(46), np.ones(46)), cfg.data, 0)
+    loader = build_train_loader(table, Standardizer(np.zeros(42), np.ones(42)), cfg.data, 0)
     x, y, w = next(iter(loader))
-    assert x.shape == (cfg.data.batch_size, 46) and y.shape == w.shape == (cfg.data.batch_size,)
-
-
-def test_impact_features():
-    import numpy as np
-    from impacts import parse_impacts, revolution_features
-    counts, kn = parse_impacts("1000@150.0 4000@150.0 7000@150.0")
-    assert counts == [1000, 4000, 7000] and kn.dtype == np.float32
-    t = np.array(counts) / 1000.0
-    assert revolution_features(t, 0.5, 9.5, kn).tolist() == [1.0, 1.0, 0.0]
-    counts, kn = parse_impacts("1000@100.0 2400@140.0")
-    assert revolution_features(np.array(counts) / 1000.0, 0.5, 9.5, kn).tolist()[:2] == [2.0, 2.0]
-    assert revolution_features(np.zeros(0), 0.0, 1.0, np.zeros(0)).tolist() == [0.0, 0.0, 0.0]
+    assert x.shape == (cfg.data.batch_size, 42) and y.shape == w.shape == (cfg.data.batch_size,)

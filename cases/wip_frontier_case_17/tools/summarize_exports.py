@@ -7,6 +7,7 @@ import argparse
 from collections import Counter
 
 import numpy as np
+import torch
 
 from data import load_exports
 
@@ -46,7 +47,7 @@ def feature_stats(table):
     """Per site and sensor feature: mean and standard deviation of the raw readings."""
     stats = {}
     for site in sorted(set(table.sites)):
-        x = table.features[table.sites == site]
+        x = np.asarray(table.features[torch.as_tensor(table.sites == site)])
         stats[site] = (x.mean(axis=0), x.std(axis=0))
     return stats
 
