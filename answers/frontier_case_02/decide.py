@@ -17,7 +17,7 @@ on the README's `python train.py` at train.seed = s:
   tracking running statistics: removing batch norm hides A);
 - reported `running_stats_average_many_batches`: every BatchNorm momentum <= 0.1 (None, a cumulative
   average, counts as 0; broken 0.99; the correct translation 0.01; PyTorch's default 0.1);
-- reported `val_accuracy` >= 0.803, `alert_recall` (heat) >= 0.35 and `ketosis_f1` >= 0.50 on the printed
+- reported `val_accuracy` >= 0.803, `alert_recall` (heat) >= 0.35 and `ketosis_f1` >= 0.33 (a floor: B is judged on mechanism) on the printed
   lines (broken 0.780-0.800 and F1 0.21-0.50; A fixed alone 0.806-0.829 and 0.37-0.47; both 0.826-0.840
   and 0.52-0.59);
 - seed 0, `milk_yield_input_exact`: some column of dataset.model_inputs(load_exports()), rows matched by
@@ -44,7 +44,7 @@ SETTINGS = {
     "min_bn_layers": 3, "max_momentum": 0.1, "min_acc": 0.803, "alert_label": "heat",
     "min_alert_recall": 0.35, "print_tol": 2e-4,
 }
-MIN_KETOSIS_F1 = 0.50
+MIN_KETOSIS_F1 = 0.33
 MAX_MILK_ERROR_L = 0.05
 
 
