@@ -12,14 +12,15 @@ heat lasts two windows and is a JUMP against the cow's own previous window (acti
 and lying down). A third of the heats are silent (labelled from the insemination records, barely visible):
 The rest are detectable only against the same cow's previous window.
 
-Feed-bunk visits come from the bunk's RFID reader as a raw count per window, with the hours the cow's tag was
-in the reader's range (`logged_h`; 6.0 for most windows, less when the tag dropped out, 0 for a few windows
-with no reading at all). Every cow has her own visit rate (about 0.7-1.8 visits per hour); ketosis cuts it
-to about 40% (0.3-0.7 per hour), which is what ketosis is mostly told apart by; its other effects are mild.
-A third of ketosis episodes are subclinical (found by the blood BHB test at the herd check, behaviour
-barely changed, effect x0.25): that is the README's true excuse for ketosis recall. Last season's exports
-left `bunk_visits` blank when the bunk reader was down, so pandas read that column as float64; this
-season's have no blanks, so it reads as int64 (the run's rate buffer, `np.zeros_like(visits)`, follows it).
+The milk column (`milk_l`) is the cow's milk-meter reading at the end of the window, as the parlour
+software exports it: a running total in litres (the meters are refurbished units whose registers were never
+reset: every cow's starts the season between 4e6 and 1.6e7 L, in every farm). A window's yield is the change
+from her previous window's reading: about 8 L per cow (sd 0.2 L between cows, 0.12 L window to window).
+Ketosis cuts the yield by 0.6-0.9 L; its other effects are mild (rumination -0.35, eating -0.3, activity
+-0.15, head-down -0.25, x1.4), so ketosis is told apart from normal mostly by that small drop.
+Ketosis is logged from the blood BHB test, so a quarter of ketosis windows are logged `normal` (KETO_MISSED);
+`data/bhb_recheck.csv` holds 100 windows per farm drawn at random, with the state as logged and the state the
+vet found when she rechecked them: the README's true excuse.
 """
 
 from pathlib import Path
@@ -41,7 +42,8 @@ EFFECT = {
 }
 COW_SD = np.array([1.5, 1.5, 1.1, 0.5, 1.0, 0.4, 0.3, 0.4, 0.4, 0.4, 0.4])
 HEAVY = [5, 9, 10]
-KETO_RATE = 0.4  # bouts, panting and visit counts: heavy-tailed
+KETO_MISSED = 0.25
+RECHECK = 100
 NOISE_SD = 0.45
 
 
@@ -70,6 +72,8 @@ def main(out_dir="data/exports", seed=20260402):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     hours = np.arange(N_WIN) * 6
+    check_rng = np.random.default_rng(2026)
+    recheck = []
     rhythm = np.outer(np.cos(2 * np.pi * (hours % 24) / 24), [0.5, 0.5, -0.3, 0.3, -0.4, 0, 0.1, 0.2, -0.2, 0.2, 0.2])
     for farm in FARMS:
         farm_off = rng.normal(0, 0.7, len(FEATURES))
@@ -78,23 +82,16 @@ def main(out_dir="data/exports", seed=20260402):
             base = farm_off + rng.normal(0, 1, len(FEATURES)) * COW_SD
             states = cow_states(rng)
             x = base + rhythm + rng.normal(0, NOISE_SD, (N_WIN, len(FEATURES)))
-            x[:, HEAVY] += 1.6 * rng.standard_t(2.0, (N_WIN, len(HEAVY)))
-            rate = np.exp(rng.normal(np.log(1.1), 0.25)) * (1 + 0.15 * np.cos(2 * np.pi * (hours % 24) / 24))
-            logged = np.full(N_WIN, 6.0)
-            gaps = rng.random(N_WIN) < 0.12
-            logged[gaps] = np.round(rng.uniform(3.0, 5.9, gaps.sum()), 2)
-            logged[rng.random(N_WIN) < 0.01] = 0.0
-            keto_scale = 1.0
+            x[:, HEAVY] += 2.4 * rng.standard_t(2.0, (N_WIN, len(HEAVY)))
+            yield_l = rng.normal(8.0, 0.2) + rng.normal(0, 0.12, N_WIN)
+            start_l = rng.uniform(4e6, 1.6e7)
             for t in range(N_WIN):
                 name = STATES[states[t]]
                 if name == "normal":
                     continue
                 scale = 1.0
                 if name == "ketosis":
-                    if t == 0 or states[t - 1] != 4:
-                        keto_scale = 0.25 if rng.random() < 0.33 else 1.0
-                    scale = keto_scale
-                    rate[t] *= 1 - (1 - KETO_RATE) * scale
+                    yield_l[t] -= rng.uniform(0.6, 0.9)
                 if name == "heat":
                     first = t == 0 or states[t - 1] != 1
                     if first:
@@ -102,16 +99,25 @@ def main(out_dir="data/exports", seed=20260402):
                     scale = 0.2 if silent else 1.0
                 for f, v in EFFECT[name].items():
                     x[t, FEATURES.index(f)] += scale * v * (1.0 if name == "heat" else 1.4)
-            visits = np.round(rate * logged * (1 + rng.normal(0, 0.05, N_WIN))).astype(np.int64)
+            milk = np.round(start_l + np.cumsum(yield_l), 2)
+            logged = [STATES[k] if not (k == 4 and rng.random() < KETO_MISSED) else "normal" for k in states]
             for t in range(N_WIN):
-                rows.append((hours[t], c, STATES[states[t]], x[t], visits[t], logged[t]))
+                rows.append((hours[t], c, logged[t], x[t], milk[t], STATES[states[t]]))
         rows.sort(key=lambda r: (r[0], r[1]))
         tag = "".join(w[0] for w in farm.split("-")).upper()
+        cols = FEATURES[:5] + ("milk_l",) + FEATURES[5:]
         with open(out / f"{farm}.csv", "w") as f:
-            f.write("window_id,collar,start_h,state," + ",".join(FEATURES) + ",bunk_visits,logged_h\n")
-            for i, (h, c, st, x, v, lh) in enumerate(rows):
-                f.write(f"{tag}26-{i:05d},C{c + 1:02d},{h},{st}," + ",".join(f"{u:.4f}" for u in x)
-                        + f",{v:d},{lh:.2f}\n")
+            f.write("window_id,collar,start_h,state," + ",".join(cols) + "\n")
+            for i, (h, c, st, x, m, _) in enumerate(rows):
+                vals = [f"{u:.4f}" for u in x[:5]] + [f"{m:.2f}"] + [f"{u:.4f}" for u in x[5:]]
+                f.write(f"{tag}26-{i:05d},C{c + 1:02d},{h},{st}," + ",".join(vals) + "\n")
+        picked = np.sort(check_rng.choice(len(rows), RECHECK, replace=False))
+        for i in picked:
+            recheck.append((f"{tag}26-{i:05d}", farm, rows[i][2], rows[i][5]))
+    with open(out.parent / "bhb_recheck.csv", "w") as f:
+        f.write("window_id,farm,logged_state,checked_state\n")
+        for r in recheck:
+            f.write(",".join(r) + "\n")
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ in training mode with gradients on (the model, at its first training step); when
 of each of its BatchNorm layers is recorded with what run() printed (families/keras_bn_momentum.py).
 
 Then the per-window inputs: the agent's data.load_exports and dataset.model_inputs (the inputs and window ids
-train.py uses), rows matched to the raw exports by window id, and for the feed-bunk visit rate recomputed
-here in float64 from the raw exports (visits / logged hours, 0 where no hour was logged), the smallest
-relative error of any input column against it.
+train.py uses), rows matched to the raw exports by window id, and each window's milk yield recomputed here in
+float64 from the raw exports (milk_l minus the same cow's previous window's milk_l; farm = file stem, cow =
+farm and collar; a cow's first window is skipped): the smallest max-abs error of any input column against it.
 """
 
 import sys
@@ -38,20 +38,22 @@ def measure(seed, rec):
     x, ids = require(import_workspace_module("dataset"), "model_inputs")(table)[:2]
     x = np.asarray(x, dtype=np.float64)
     paths = sorted(Path(cfg.data.export_dir).glob("*.csv"))
-    raw = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True).set_index("window_id")
-    visits = raw["bunk_visits"].to_numpy(np.float64)
-    hours = raw["logged_h"].to_numpy(np.float64)
-    rate = pd.Series(np.where(hours > 0, visits / np.where(hours > 0, hours, 1.0), 0.0), index=raw.index)
+    raw = pd.concat([pd.read_csv(p, dtype={"milk_l": np.float64}).assign(farm=p.stem) for p in paths],
+                    ignore_index=True)
+    raw = raw.sort_values(["farm", "collar", "start_h"], kind="stable")
+    change = raw.groupby(["farm", "collar"])["milk_l"].diff()
+    change = pd.Series(change.to_numpy(), index=raw["window_id"].to_numpy())
     rec.put("input_rows", int(x.shape[0]))
-    if x.ndim != 2 or x.shape[0] != len(ids) or not set(map(str, ids)) <= set(raw.index):
-        rec.put("rate_rel_error", float("inf"))
+    if x.ndim != 2 or x.shape[0] != len(ids) or not set(map(str, ids)) <= set(change.index):
+        rec.put("milk_change_error", float("inf"))
         return
-    want = rate.loc[[str(i) for i in ids]].to_numpy()
-    if len(want) != len(rate):
-        rec.put("rate_rel_error", float("inf"))
+    want = change.loc[[str(i) for i in ids]].to_numpy()
+    if len(want) != len(change):
+        rec.put("milk_change_error", float("inf"))
         return
-    rel = np.abs(x - want[:, None]) / np.maximum(np.abs(want[:, None]), 1e-3)
-    rec.put("rate_rel_error", float(rel.max(axis=0).min()))
+    ok = np.isfinite(want)
+    err = np.abs(x[ok] - want[ok][:, None]).max(axis=0)
+    rec.put("milk_change_error", float(err.min()))
 
 
 measure_main(measure)

@@ -21,15 +21,19 @@ def series_problems(table, window_h=6):
 
 
 def feature_problems(table, limit=10.0):
-    """Readings far outside anything the collars produce (after the gateway's scaling)."""
-    extreme = np.abs(table.features) > limit
-    return [f"{name}: {int(n)} readings beyond +-{limit:g}"
+    """Readings far outside the rest of their column: more than `limit` robust sd (1.4826 x the median
+    absolute deviation) from the column's median."""
+    x = np.asarray(table.features, dtype=np.float64)
+    med = np.median(x, axis=0)
+    sd = np.maximum(1.4826 * np.median(np.abs(x - med), axis=0), 1e-9)
+    extreme = np.abs(x - med) > limit * sd
+    return [f"{name}: {int(n)} readings beyond {limit:g} robust sd"
             for name, n in zip(table.feature_names, extreme.sum(axis=0)) if n]
 
 
 def check_table(table):
     problems = series_problems(table) + feature_problems(table)
-    if not np.isfinite(table.features).all():
+    if not np.isfinite(np.asarray(table.features)).all():
         problems.append("non-finite collar readings")
     counts = table.counts()
     if (counts == 0).any():

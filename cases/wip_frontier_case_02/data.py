@@ -3,12 +3,13 @@
 from dataclasses import dataclass
 from pathlib import Path
 
+import csv
+
 import numpy as np
-import pandas as pd
+import torch
 
 STATES = ("normal", "heat", "lame", "mastitis", "ketosis")
 META = ("window_id", "collar", "start_h", "state")
-BUNK = ("bunk_visits", "logged_h")   # the feed bunk's RFID reader: visits in the window, hours the tag was in range
 
 
 @dataclass
@@ -18,11 +19,9 @@ class WindowTable:
     collars: np.ndarray
     farms: np.ndarray
     start_h: np.ndarray
-    features: np.ndarray          # (n, n_features) float32, as the gateway scales them
+    features: torch.Tensor        # (n, n_features), the export's reading columns
     labels: np.ndarray            # (n,) int64 index into classes
     feature_names: tuple
-    visits: np.ndarray            # (n,) feed-bunk visits in the window, from the bunk reader
-    logged_h: np.ndarray          # (n,) hours of the window the cow's tag was in the reader's range
     classes: tuple = STATES
 
     def __len__(self):
@@ -31,41 +30,46 @@ class WindowTable:
     def take(self, index):
         index = np.asarray(index)
         return WindowTable(self.window_ids[index], self.collars[index], self.farms[index],
-                           self.start_h[index], self.features[index], self.labels[index],
-                           self.feature_names, self.visits[index], self.logged_h[index], self.classes)
+                           self.start_h[index], self.features[torch.as_tensor(index)], self.labels[index],
+                           self.feature_names, self.classes)
 
     def counts(self):
         return np.bincount(self.labels, minlength=len(self.classes))
 
 
 def read_export(path):
-    """One gateway export: the window columns, the gateway's scaled readings, the bunk reader's columns."""
-    df = pd.read_csv(path)
-    if tuple(df.columns[:len(META)]) != META or tuple(df.columns[-len(BUNK):]) != BUNK:
-        raise ValueError(f"{path}: unexpected columns {list(df.columns)}")
-    return df, tuple(df.columns[len(META):-len(BUNK)])
+    """One gateway export: its reading columns' names, its rows, and each row's readings."""
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        if tuple(header[:len(META)]) != META:
+            raise ValueError(f"{path}: unexpected columns {header[:len(META)]}")
+        rows = list(reader)
+    return tuple(header[len(META):]), rows, [[float(v) for v in r[len(META):]] for r in rows]
 
 
 def load_exports(export_dir="data/exports"):
-    """Every farm's export, concatenated in file-name order."""
+    """Every farm's export, concatenated in file-name order (the farm is the file's stem)."""
     paths = sorted(Path(export_dir).glob("*.csv"))
     if not paths:
         raise FileNotFoundError(f"no exports in {export_dir}")
-    frames, names = [], None
+    ids, collars, farms, starts, feats, labels, names = [], [], [], [], [], [], None
     for path in paths:
-        df, n = read_export(path)
+        n, rows, f = read_export(path)
         if names is not None and n != names:
-            raise ValueError(f"{path}: feature columns differ from the other exports")
+            raise ValueError(f"{path}: reading columns differ from the other exports")
         names = n
-        unknown = set(df["state"]) - set(STATES)
+        unknown = {r[3] for r in rows} - set(STATES)
         if unknown:
             raise ValueError(f"{path}: unknown states {sorted(unknown)}")
-        frames.append(df.assign(farm=path.stem))
-    df = pd.concat(frames, ignore_index=True)
-    return WindowTable(df["window_id"].to_numpy(str), df["collar"].to_numpy(str), df["farm"].to_numpy(str),
-                       df["start_h"].to_numpy(copy=True), df[list(names)].to_numpy(np.float32),
-                       np.array([STATES.index(s) for s in df["state"]], dtype=np.int64), names,
-                       df["bunk_visits"].to_numpy(), df["logged_h"].to_numpy())
+        ids += [r[0] for r in rows]
+        collars += [r[1] for r in rows]
+        farms += [path.stem] * len(rows)
+        starts += [int(r[2]) for r in rows]
+        labels += [STATES.index(r[3]) for r in rows]
+        feats += f
+    return WindowTable(np.array(ids), np.array(collars), np.array(farms), np.array(starts, dtype=np.int64),
+                       torch.tensor(feats), np.array(labels, dtype=np.int64), names)
 
 
 def split_by_cow(table, val_fraction, seed):

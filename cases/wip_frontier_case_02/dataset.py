@@ -1,5 +1,4 @@
-"""Model inputs: each window's readings, its feed-bunk visit rate, and their change since the cow's previous
-windows, standardized."""
+"""Model inputs: each window's readings and their change since the cow's previous window, standardized."""
 
 import numpy as np
 import torch
@@ -21,37 +20,21 @@ def cow_order(table):
     return np.concatenate(order)
 
 
-def visit_rates(visits, logged_h):
-    """Feed-bunk visits per hour the tag was in range; a window with no reading gets 0."""
-    rate = np.zeros_like(visits)
-    seen = logged_h > 0
-    rate[seen] = visits[seen] / logged_h[seen]
-    return rate
-
-
-def window_features(table):
-    """Per window: the gateway's readings and the bunk visit rate, in the table's order."""
-    return np.column_stack([table.features, visit_rates(table.visits, table.logged_h)]).astype(np.float32)
-
-
-def with_deltas(x, cows, span=4):
-    """[x, x - the mean of the same cow's previous `span` rows] for rows grouped by cow in time order;
-    a cow's first window gets a zero change."""
-    delta = np.zeros_like(x)
-    for i in range(1, len(x)):
-        lo = i
-        while lo > 0 and i - lo < span and cows[lo - 1] == cows[i]:
-            lo -= 1
-        if lo < i:
-            delta[i] = x[i] - x[lo:i].mean(axis=0)
-    return np.hstack([x, delta])
+def with_deltas(x, cows):
+    """[x, x - the same cow's previous row] for rows grouped by cow in time order; a cow's first window gets
+    a zero change."""
+    x = torch.as_tensor(x)
+    same = torch.from_numpy(np.asarray(cows[1:] == cows[:-1]))
+    delta = torch.zeros_like(x)
+    delta[1:][same] = x[1:][same] - x[:-1][same]
+    return torch.cat([x, delta], dim=1)
 
 
 def model_inputs(table):
     """The inputs of every window, in cow order, with the window ids and labels in the same order."""
     order = cow_order(table)
-    x = with_deltas(window_features(table)[order], cow_keys(table)[order])
-    return x, table.window_ids[order], table.labels[order]
+    x = with_deltas(table.features[torch.as_tensor(order)], cow_keys(table)[order])
+    return x.numpy(), table.window_ids[order], table.labels[order]
 
 
 class Standardizer:

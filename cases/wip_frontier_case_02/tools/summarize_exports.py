@@ -51,7 +51,7 @@ def feature_stats(table):
     """Per farm and collar channel: mean and standard deviation of the readings."""
     stats = {}
     for farm in sorted(set(table.farms)):
-        x = table.features[table.farms == farm]
+        x = np.asarray(table.features, dtype=np.float64)[table.farms == farm]
         stats[farm] = (x.mean(axis=0), x.std(axis=0))
     return stats
 
@@ -61,7 +61,7 @@ def print_feature_stats(table):
     names = table.feature_names
     print(f"{'feature':16s}" + "".join(f"{a:>22s}" for a in stats))
     for i, name in enumerate(names):
-        cells = "".join(f"{m[i]:>12.3f} +- {s[i]:<6.3f}" for m, s in stats.values())
+        cells = "".join(f"{m[i]:>12.4g} +- {s[i]:<8.4g}" for m, s in stats.values())
         print(f"{name:16s}{cells}")
 
 
@@ -72,7 +72,7 @@ def main(argv=None):
     parser.add_argument("--features", action="store_true", help="also print per-farm channel statistics")
     args = parser.parse_args(argv)
     table = load_exports(args.export_dir)
-    print(f"{len(table):,} windows, {len(set(cow_keys(table)))} cows, {len(table.feature_names)} collar channels")
+    print(f"{len(table):,} windows, {len(set(cow_keys(table)))} cows, {len(table.feature_names)} reading columns")
     print_table(state_table(table, args.by), table.classes)
     gaps = {h: g for h, g in cow_gaps(table).items() if g}
     print("gaps: " + (", ".join(f"{h} {g}" for h, g in gaps.items()) if gaps else "none"))
