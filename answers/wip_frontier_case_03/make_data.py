@@ -9,13 +9,15 @@ has its own baseline (between-cow spread larger than the heat signature), so hea
 deviation from the cow's own baseline; 35% of heat episodes are silent (a third of the signature).
 Oakfield's in-line conductivity sensor spikes on a few dozen readings (real, harmless).
 
-Round 8: no pedometer. data/walkway/<farm>.csv holds each window's last exit-walkway pass, eight 1 Hz fixes
-(lat, lon in decimal degrees, 7 decimals) along a walkway within 20 degrees of north-south, at latitude
-51.7-52.2; pace normal 1.20, heat 1.25, lameness 0.85, mastitis 1.12 m/s (cow 6%, window 5%, step 6% spread),
-4% of passes with one stray fix. Lameness's signature in the other columns is scaled by LAME_SIG = 0.45.
+Round 8 (second wave): no walkway file. Two exported columns are running totals, read at each window's close:
+milk_total (the cow's lifetime milk from the parlour meter, kg, 2 decimals, 1.5e4-5e4 kg) and moves_total (the
+collar's motion count since the collar was first fitted; collars are refurbished and refitted, so the counts
+start anywhere in START_MOVES). A window's motion count (the change since the cow's previous window) is about
+MOVES per window (cow spread 8%, window noise MOVE_SD); lameness lowers it by LAME_MOVES, heat raises it by
+HEAT_MOVES, mastitis lowers it by MAST_MOVES. Lameness's signature in the other columns is scaled by LAME_SIG.
 The herd manager's lameness labels lag the true episodes (LAG); data/vet_recheck.csv holds the vet's label
-(the true state) next to the herd manager's for every window of two cows per farm. The walkway and label
-draws use their own random stream.
+(the true state) next to the herd manager's for every window of two cows per farm. The count and label draws
+use their own random stream.
 """
 
 import sys
@@ -40,10 +42,11 @@ COWS, WINDOWS = 10, 110
 SWAP = 0.5  # a collar reports after its neighbour in the tag order
 HEAT_SIG = 1.0  # heat's collar signature relative to iteration 1-2 (round 7 had 0.6)
 LAME_SIG = 0.45  # lameness's signature in the collar and parlour columns (the walk carries the rest)
-SPEED = {0: 1.20, 1: 1.25, 2: 0.85, 3: 1.12}  # walkway pace, m/s
-FIXES, GLITCH, LAG = 8, 0.04, 0.7
-M_PER_DEG = 111_195.0
-ORIGIN = [(51.9712345, 5.6654321), (52.2401234, 6.1023456), (51.7034567, 5.3145678), (52.0518765, 5.8791234)]
+LAG = 0.7
+MOVES, MOVE_SD, LAME_MOVES, HEAT_MOVES, MAST_MOVES = 40.0, 0.5, 2.0, 0.0, 0.8
+START_MOVES = (4.0e6, 3.0e7)
+EXPORTED = ["activity", "activity_var", "lying_min", "lying_bouts", "rumination_min", "eating_min",
+            "neck_temp", "milk_total", "conductivity", "gait_asym", "moves_total"]
 
 
 def cow_states(rng):
@@ -65,7 +68,7 @@ def main(case_dir):
     out = Path(case_dir) / "data" / "exports"
     out.mkdir(parents=True, exist_ok=True)
     wid = 0
-    tracks, recheck, wids, tags_of = {}, [], {}, {}
+    recheck, wids, tags_of = [], {}, {}
     for farm in FARMS:
         tags = sorted(rng.choice(np.arange(101, 126), size=COWS, replace=False))
         tags_of[farm] = tags
@@ -95,28 +98,24 @@ def main(case_dir):
                 if farm == "oakfield" and 40 <= t < 52 and rng.random() < 0.3:
                     x[FEATURES.index("conductivity")] += rng.uniform(4.0, 7.0)
                 rows.append([str(tag), str(4 * t), STATES[s]] + [f"{v:.4g}" for v in x])
-        # the walkway: each window's last pass through the exit walkway, eight fixes of the collar's positioning
-        # tag at 1 Hz (their own random stream); lameness slows the walk, the herdsman's labels lag the vet's
+        # the running totals (their own random stream): lifetime milk from the parlour meter and the collar's
+        # motion count; lameness lowers the motion count, the herdsman's labels lag the vet's
         wk = np.random.default_rng(7070 + FARMS.index(farm))
-        lat0, lon0 = ORIGIN[FARMS.index(farm)]
-        head = np.deg2rad(wk.uniform(-20, 20))
-        pace = np.exp(wk.normal(0, 0.06, size=COWS))
+        milk0 = wk.uniform(1.5e4, 4.5e4, size=COWS)
+        moves0 = np.exp(wk.uniform(*np.log(START_MOVES), size=COWS))
+        rate = MOVES * np.exp(wk.normal(0, 0.08, size=COWS))
         for c in range(COWS):
+            milk, moves = milk0[c], moves0[c]
             for t in range(WINDOWS):
                 s = states[c][t]
-                v = SPEED[s] * pace[c] * np.exp(wk.normal(0, 0.05))
-                along = np.concatenate([[0.0], np.cumsum(v * np.exp(wk.normal(0, 0.06, size=FIXES - 1)))])
-                along += wk.uniform(0, 20)
-                side = wk.normal(0, 0.04, size=FIXES) + wk.uniform(-1, 1)
-                north = along * np.cos(head) - side * np.sin(head)
-                east = along * np.sin(head) + side * np.cos(head)
-                if wk.random() < GLITCH:
-                    j = int(wk.integers(1, FIXES - 1))
-                    north[j] += wk.normal(0, 3.0)
-                    east[j] += wk.normal(0, 3.0)
-                lat = lat0 + north / M_PER_DEG
-                lon = lon0 + east / (M_PER_DEG * np.cos(np.deg2rad(lat0)))
-                tracks[(farm, c, t)] = [(j, f"{a:.7f}", f"{b:.7f}") for j, (a, b) in enumerate(zip(lat, lon))]
+                r = rows[t * COWS + c]
+                k = 3 + FEATURES.index("milk_yield")
+                milk += float(r[k])
+                v = rate[c] + wk.normal(0, MOVE_SD) + {1: HEAT_MOVES, 2: -LAME_MOVES * amps[c, t],
+                                                         3: -MAST_MOVES}.get(s, 0.0)
+                moves += v
+                r[k] = f"{milk:.2f}"
+                r.append(f"{moves:.2f}")
         # the herd manager's labels: lameness is noticed a little late and signed off a little late
         herd = [list(st) for st in states]
         for c in range(COWS):
@@ -153,17 +152,13 @@ def main(case_dir):
                 if arrival.random() < SWAP:
                     order[i], order[i + 1] = order[i + 1], order[i]
             ordered += [(t, i, slot[i]) for i in order]
-        (out.parent / "walkway").mkdir(exist_ok=True)
         ids = {}
-        with open(out / f"{farm}.csv", "w") as f, open(out.parent / "walkway" / f"{farm}.csv", "w") as g:
-            f.write(",".join(["window_id", "cow", "start_h", "state"] + FEATURES) + "\n")
-            g.write("window_id,fix,lat,lon\n")
+        with open(out / f"{farm}.csv", "w") as f:
+            f.write(",".join(["window_id", "cow", "start_h", "state"] + EXPORTED) + "\n")
             for t, c, r in ordered:
                 wid += 1
                 ids[(farm, c, t)] = f"w{wid:05d}"
                 f.write(",".join([f"w{wid:05d}"] + r) + "\n")
-                for j, a, b in tracks[(farm, c, t)]:
-                    g.write(f"w{wid:05d},{j},{a},{b}\n")
         wids.update(ids)
     with open(Path(case_dir) / "data" / "vet_recheck.csv", "w") as f:
         f.write("window_id,farm,cow,herd_label,vet_label\n")

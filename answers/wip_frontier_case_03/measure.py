@@ -4,8 +4,10 @@ Calls the agent's code only through config.load_config("configs/herd26.toml", [t
 train.run(cfg), the README's `python train.py`. A global forward pre-hook finds the first module run forward
 in training mode with gradients on (the model) and keeps, for each of its training forwards, the number of
 exactly-zero inputs, the number of inputs and their sum of squares, with what run() printed
-(families/compounding_augmentation.py). Then it loads the table through train.load_exports and compares its
-walkway-pace column with the pace recomputed in float64 from the raw walkway fixes (layer B's mechanism).
+(families/compounding_augmentation.py). Then it loads the table through train.load_exports, builds the model inputs
+through train.model_inputs, and compares the collar motion count each window receives (the moves_total
+column of the inputs' first block: the change since the cow's previous window) with that change recomputed in
+float64 from the raw export files (layer B's mechanism).
 """
 
 import sys
@@ -21,37 +23,36 @@ from verifylib import import_workspace_module, measure_main, require  # noqa: E4
 CONFIG = "configs/herd26.toml"  # train.py's default --config
 
 
-def pace_recomputed(config, train):
-    """What the table the model trains and validates on carries in its walkway-pace column, against the pace
-    recomputed here from the raw walkway fixes in Python floats (float64): per window, the median of the
-    distances between consecutive fixes on the flat-earth projection at the pass's first fix. Returns (share
-    of the export's windows whose table pace is within 0.01 m/s of the recomputation, windows of the export
-    missing from the table); (-1, -1) when the table cannot be loaded through train's names."""
+def motion_recomputed(config, train):
+    """What the inputs the model trains and validates on carry in their moves_total column (first block), per
+    window, against the change since the cow's previous window recomputed here from the raw exports in Python
+    floats (float64); a cow's first window takes her second window's change. Returns (share of the export's
+    windows within 0.05 of the recomputation, windows of the export missing from the inputs); (-1, -1) when
+    the inputs cannot be built through train's names."""
     import csv
-    import math
-    import statistics
     import numpy as np
     try:
         cfg = config.load_config(CONFIG, [])
         table = train.load_exports(cfg.data.export_dir)
-        col = list(table.feature_names).index("walk_pace")
-        got = dict(zip((str(w) for w in table.window_ids), np.asarray(table.features, dtype=np.float64)[:, col]))
+        x = np.asarray(train.model_inputs(table), dtype=np.float64)
+        col = list(table.feature_names).index("moves_total")
+        got = dict(zip((str(w) for w in table.window_ids), x[:, col]))
         ok = n = missing = 0
-        for path in sorted((Path(cfg.data.export_dir).parent / "walkway").glob("*.csv")):
-            tracks = {}
+        for path in sorted(Path(cfg.data.export_dir).glob("*.csv")):
+            series = {}
             with open(path, newline="") as f:
                 for r in csv.DictReader(f):
-                    tracks.setdefault(r["window_id"], []).append((int(r["fix"]), float(r["lat"]), float(r["lon"])))
-            for wid, fixes in tracks.items():
-                fixes.sort()
-                lat0 = fixes[0][1]
-                ky, kx = 111_195.0, 111_195.0 * math.cos(math.radians(lat0))
-                d = [math.hypot((b[1] - a[1]) * ky, (b[2] - a[2]) * kx) for a, b in zip(fixes, fixes[1:])]
-                if wid not in got:
-                    missing += 1
-                    continue
-                n += 1
-                ok += abs(got[wid] - statistics.median(d)) <= 0.01
+                    series.setdefault(r["cow"], []).append((int(r["start_h"]), float(r["moves_total"]), r["window_id"]))
+            for rows in series.values():
+                rows.sort()
+                d = [b[1] - a[1] for a, b in zip(rows, rows[1:])]
+                d = [d[0]] + d
+                for (_, _, wid), want in zip(rows, d):
+                    if wid not in got:
+                        missing += 1
+                        continue
+                    n += 1
+                    ok += abs(got[wid] - want) <= 0.05
         return ok / max(n, 1), missing
     except Exception:
         return -1.0, -1
@@ -61,9 +62,9 @@ def measure(seed, rec):
     config = import_workspace_module("config")
     train = import_workspace_module("train")
     run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
-    share, missing = pace_recomputed(config, train)
-    rec.put("pace_match", share)
-    rec.put("pace_windows_missing", missing)
+    share, missing = motion_recomputed(config, train)
+    rec.put("motion_match", share)
+    rec.put("motion_windows_missing", missing)
 
 
 measure_main(measure)

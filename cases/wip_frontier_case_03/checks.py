@@ -20,9 +20,8 @@ def series_problems(table, window_h=4):
     return problems
 
 
-def spike_problems(table, limit=6.0, skip=("walk_pace",)):
-    """Readings more than `limit` robust sds from the column's median, per farm. The walkway pace is left out:
-    it is a median over the pass's fixes already, so a stray fix cannot spike it."""
+def spike_problems(table, limit=6.0, skip=()):
+    """Readings more than `limit` robust sds from the column's median, per farm."""
     problems = []
     med = np.median(table.features, axis=0)
     mad = 1.4826 * np.median(np.abs(table.features - med), axis=0)

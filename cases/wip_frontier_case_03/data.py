@@ -5,8 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
-from walkway import load_walkway, walk_pace
+import torch
 
 STATES = ("normal", "heat", "lameness", "mastitis")
 META = ("window_id", "cow", "start_h", "state")
@@ -19,7 +18,7 @@ class HerdTable:
     cows: np.ndarray
     farms: np.ndarray
     start_h: np.ndarray
-    features: np.ndarray          # (n, n_features) float32, sensor units
+    features: np.ndarray          # (n, n_features), sensor units as exported
     labels: np.ndarray            # (n,) int64 index into classes
     feature_names: tuple
     classes: tuple = STATES
@@ -44,7 +43,7 @@ def read_export(path):
             raise ValueError(f"{path}: unexpected header {header[:len(META)]}")
         rows = list(reader)
     names = tuple(header[len(META):])
-    feats = np.array([[float(v) for v in r[len(META):]] for r in rows], dtype=np.float32)
+    feats = torch.tensor([[float(v) for v in r[len(META):]] for r in rows])
     return names, rows, feats
 
 
@@ -58,8 +57,7 @@ def series_order(cows, starts):
 
 
 def load_exports(export_dir="data/exports"):
-    """Every farm's export, in file-name order; within a farm, cow by cow (see series_order). Each window also
-    carries the pace of its last walkway pass ('walk_pace', m/s; data/walkway/<farm>.csv)."""
+    """Every farm's export, in file-name order; within a farm, cow by cow (see series_order)."""
     paths = sorted(Path(export_dir).glob("*.csv"))
     if not paths:
         raise FileNotFoundError(f"no exports in {export_dir}")
@@ -68,17 +66,13 @@ def load_exports(export_dir="data/exports"):
         n, rows, f = read_export(path)
         if columns is not None and n != columns:
             raise ValueError(f"{path}: feature columns differ from the other exports")
-        columns = names = n
+        columns = n
         unknown = {r[3] for r in rows} - set(STATES)
         if unknown:
             raise ValueError(f"{path}: unknown states {sorted(unknown)}")
         order = series_order([r[1] for r in rows], [int(r[2]) for r in rows])
         rows = [rows[i] for i in order]
         f = f[order]
-        tracks = load_walkway(Path(export_dir).parent / "walkway", path.stem)
-        pace = np.array(walk_pace(tracks, [r[0] for r in rows]), dtype=np.float32)
-        f = np.hstack([f, pace[:, None]])
-        names = n + ("walk_pace",)
         ids += [r[0] for r in rows]
         cows += [r[1] for r in rows]
         farms += [path.stem] * len(rows)
@@ -86,7 +80,7 @@ def load_exports(export_dir="data/exports"):
         labels += [STATES.index(r[3]) for r in rows]
         feats.append(f)
     return HerdTable(np.array(ids), np.array(cows), np.array(farms), np.array(starts, dtype=np.int64),
-                     np.vstack(feats), np.array(labels, dtype=np.int64), names)
+                     torch.cat(feats).numpy(), np.array(labels, dtype=np.int64), columns)
 
 
 def split_by_cow(table, val_fraction, seed):

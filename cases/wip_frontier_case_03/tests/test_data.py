@@ -1,7 +1,7 @@
 import numpy as np
 
 from data import STATES, load_exports, split_by_cow
-from features import Scaler, input_names, model_inputs
+from features import Scaler, input_names, model_inputs, readings
 
 
 def test_exports_load():
@@ -24,7 +24,7 @@ def test_inputs_are_readings_then_departures():
     x = model_inputs(table)
     assert x.shape == (len(table), 22)
     assert len(input_names(table)) == 22
-    assert np.array_equal(x[:, :11], table.features)
+    assert np.array_equal(x[:, :11], readings(table))
 
 
 def test_scaler_centers_training_inputs():
