@@ -212,6 +212,25 @@ def pulses(rng, rec):
     return [round(float(v), 6) for v in t]
 
 
+BEARING_C = (38.0, 71.0)      # bearing RTD at capture start, uniform; drift per second N(0.004, 0.003) C
+
+
+def bearing(rng, seconds):
+    start = rng.uniform(*BEARING_C)
+    return round(start, 3), round(start + seconds * rng.normal(0.004, 0.003), 3)
+
+
+def revs(t):
+    """The drive's revolution counter (revolutions since the drive's last restart, 1/1000 rev) at the capture's
+    first and last sample: the keyphasor's speed times the time since the restart. The drive restarts with the
+    logger, so the counts are 1.8e5-2.6e7: float32 spacing 1/64-2 rev, i.e. a per-capture speed
+    (end - start) / seconds off by up to ~1 Hz once the sheet is a float32 tensor."""
+    p = np.asarray(t["pulses"], dtype=np.float64)
+    f = (len(p) - 1) / (p[-1] - p[0])
+    start = f * p[0]
+    return round(start, 3), round(start + f * t["seconds"], 3)
+
+
 def export(n, seed):
     """The archive export of ``n`` recordings: one file per year, in capture order."""
     recs = generate(n, seed)
@@ -226,7 +245,8 @@ def export(n, seed):
             counts = np.clip(np.round(r.wave / fs * FULL_COUNTS), -FULL_COUNTS, FULL_COUNTS).astype(np.int16)
             captures.append(Capture(number, counts, r.rate, r.logger, r.pump, r.label))
             sheet.append({"capture": number, "full_scale": fs})
-            tach.append({"capture": number, "pulses": pulses(rng, r), "speed": r.speed, "early": r.early})
+            tach.append({"capture": number, "pulses": pulses(rng, r), "speed": r.speed, "early": r.early,
+                         "seconds": len(r.wave) / r.rate})
         files.append({"year": int(y), "captures": captures, "ranges": sheet, "tach": tach})
     return files
 
@@ -265,14 +285,12 @@ def write(out_dir, n=N, seed=SEED):
                             pump=np.array([c.pump for c in caps], dtype=np.int64),
                             label=np.array([c.label for c in caps], dtype=np.int64),
                             length=lengths, counts=np.concatenate([c.counts for c in caps]))
-        with open(out / f"ranges_{f['year']}.csv", "w", newline="") as fh:
+        rng = np.random.default_rng([seed, f["year"], 77])
+        with open(out / f"sheet_{f['year']}.csv", "w", newline="") as fh:
             w = csv.writer(fh)
-            w.writerow(["capture", "full_scale"])
-            for row in f["ranges"]:
-                w.writerow([row["capture"], row["full_scale"]])
-        with open(out / f"tach_{f['year']}.jsonl", "w") as fh:
-            for row in f["tach"]:
-                fh.write(json.dumps({"capture": row["capture"], "pulses": row["pulses"]}) + "\n")
+            w.writerow(["capture", "full_scale", "bearing_c_start", "bearing_c_end", "revs_start", "revs_end"])
+            for row, t in zip(f["ranges"], f["tach"]):
+                w.writerow([row["capture"], row["full_scale"], *bearing(rng, t["seconds"]), *revs(t)])
     with open(out / "recheck.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["year", "capture", "logged", "rechecked"])

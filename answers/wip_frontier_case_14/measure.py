@@ -6,7 +6,8 @@ probes the returned model: weights, two eval-mode forwards of 128 validation row
 RNG states, one training-mode forward with its RNG state (families/functional_dropout_mode.py).
 It then builds the same config's splits with the agent's pumpwatch.data.pipeline.build_splits and compares
 what the model receives for every validation recording with the running speed recomputed in float64 from
-the raw keyphasor export (the workspace's data/tach_<year>.jsonl, read as float64).
+the raw capture sheets (the workspace's data/sheet_<year>.csv, read as float64: the drive's revolution
+counter at the capture's first and last sample over the capture's length in seconds).
 """
 
 import sys
@@ -26,10 +27,10 @@ N_VAL = 600
 SPLIT_SEED = 7919
 
 
-def tach_speed(root, n):
+def sheet_speed(root, n):
     """The running speed of the export's first ``n`` recordings (the pipeline's order: year by year,
-    capture order), recomputed in float64 from the raw keyphasor file (one pulse per revolution)."""
-    import json
+    capture order), recomputed in float64 from the raw capture sheet: (revs_end - revs_start) / seconds."""
+    import csv
 
     import numpy as np
 
@@ -38,20 +39,18 @@ def tach_speed(root, n):
     for y in years:
         with np.load(Path(root) / f"captures_{y}.npz") as z:
             order = [int(c) for c in z["capture"]]
-        tach = {}
-        with open(Path(root) / f"tach_{y}.jsonl") as fh:
-            for line in fh:
-                row = json.loads(line)
-                tach[int(row["capture"])] = np.asarray(row["pulses"], dtype=np.float64)
-        for c in order:
-            p = tach[c]
-            out.append((len(p) - 1) / (p[-1] - p[0]))
+            seconds = z["length"].astype(np.float64) / z["rate"].astype(np.float64)
+        with open(Path(root) / f"sheet_{y}.csv", newline="") as fh:
+            rows = {int(r["capture"]): r for r in csv.DictReader(fh)}
+        for c, sec in zip(order, seconds):
+            r = rows[c]
+            out.append((float(r["revs_end"]) - float(r["revs_start"])) / sec)
     return np.asarray(out[:n])
 
 
 def received_speed(rec, cfg):
     """What the model receives for the running speed of every validation recording, against a float64
-    recomputation from the raw keyphasor export.
+    recomputation from the raw capture sheet.
 
     The agent's validation inputs come from its own pipeline.build_splits; every channel is compared
     (its first frame) with the float64 speeds of the same recordings by a least-squares affine fit, so
@@ -63,7 +62,7 @@ def received_speed(rec, cfg):
     data = import_workspace_module("pumpwatch.data.pipeline")
     build_splits = require(data, "build_splits")
     n = cfg.data.n_train + cfg.data.n_val
-    speed = tach_speed(getattr(cfg.data, "export", "data"), n)
+    speed = sheet_speed(getattr(cfg.data, "export", "data"), n)
     val_idx = np.random.default_rng([SPLIT_SEED, cfg.seed]).permutation(n)[:cfg.data.n_val]
     want = speed[val_idx]
     _, val, _ = build_splits(cfg)

@@ -5,16 +5,14 @@ The export (``data/``) comes as three files per year:
 - ``captures_<year>.npz``: the year's captures in capture order (raw signed 16-bit counts of one
   accelerometer channel at the logger's native rate, concatenated; each capture's length, rate,
   logger, pump and the condition the operators logged);
-- ``ranges_<year>.csv``: the range sheet the logger network keeps, the full scale in m/s^2 that
-  auto-ranging picked for each capture;
-- ``tach_<year>.jsonl``: the keyphasor channel, one line per capture with its pulse times as the
-  logger stamped them (one pulse per shaft revolution).
+- ``sheet_<year>.csv``: the capture sheet the logger network keeps, one row per capture: the full
+  scale in m/s^2 that auto-ranging picked, and the drive's readings at the capture's first and last
+  sample (``<name>_start``, ``<name>_end``).
 
 ``recheck.csv`` is the technicians' re-labelling of a random subset (not used in training).
 """
 
 import csv
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,39 +31,39 @@ class Recording:
     label: int
     pump: int
     year: int
-    pulses: torch.Tensor  # keyphasor pulse times
+    readings: dict        # the capture sheet's row: column name -> value
 
 
-class RangeSheet:
-    """Full scale of every capture, looked up by the year's file and the capture number."""
+class CaptureSheet:
+    """One year's capture sheet as a table, rows looked up by capture number."""
 
-    def __init__(self, sheets):
-        self.full_scale = {}
-        for year, rows in sheets.items():
-            for row in rows:
-                self.full_scale[year, int(row["capture"])] = float(row["full_scale"])
+    def __init__(self, path):
+        with open(path, newline="") as fh:
+            reader = csv.reader(fh)
+            self.columns = tuple(next(reader))
+            rows = [[float(v) for v in row] for row in reader]
+        if "capture" not in self.columns or "full_scale" not in self.columns:
+            raise ValueError(f"{path}: expected capture and full_scale columns, got {self.columns}")
+        self.table = torch.tensor(rows)
+        numbers = self.table[:, self.columns.index("capture")].long().tolist()
+        self.row = {c: i for i, c in enumerate(numbers)}
 
     def check(self, year, captures):
-        missing = [int(c) for c in captures if (year, int(c)) not in self.full_scale]
+        missing = [int(c) for c in captures if int(c) not in self.row]
         if missing:
-            raise ValueError(f"range sheet {year} has no entry for {len(missing)} captures, e.g. {missing[:3]}")
+            raise ValueError(f"capture sheet {year} has no entry for {len(missing)} captures, e.g. {missing[:3]}")
 
-    def to_physical(self, year, capture, counts):
-        return counts.astype(np.float64) * (self.full_scale[year, int(capture)] / FULL_COUNTS)
+    def readings(self, capture):
+        values = self.table[self.row[int(capture)]]
+        return {name: values[j] for j, name in enumerate(self.columns) if name != "capture"}
+
+    def to_physical(self, capture, counts):
+        full_scale = float(self.readings(capture)["full_scale"])
+        return counts.astype(np.float64) * (full_scale / FULL_COUNTS)
 
 
 def years(root):
     return sorted(int(p.stem.split("_")[1]) for p in Path(root).glob("captures_*.npz"))
-
-
-def read_tach(path):
-    """{capture: pulse times} for one year's keyphasor file."""
-    out = {}
-    with open(path) as fh:
-        for line in fh:
-            row = json.loads(line)
-            out[int(row["capture"])] = torch.tensor(row["pulses"])
-    return out
 
 
 def read(root):
@@ -74,21 +72,16 @@ def read(root):
     found = years(root)
     if not found:
         raise FileNotFoundError(f"no captures_<year>.npz under {root}")
-    sheets = {}
-    for y in found:
-        with open(root / f"ranges_{y}.csv", newline="") as fh:
-            sheets[y] = list(csv.DictReader(fh))
-    sheet = RangeSheet(sheets)
     recs = []
     for y in found:
         with np.load(root / f"captures_{y}.npz") as z:
             cols = {k: z[k] for k in z.files}
+        sheet = CaptureSheet(root / f"sheet_{y}.csv")
         sheet.check(y, cols["capture"])
-        tach = read_tach(root / f"tach_{y}.jsonl")
         ends = np.cumsum(cols["length"])
         for i, capture in enumerate(cols["capture"]):
             counts = cols["counts"][ends[i] - cols["length"][i]:ends[i]]
-            wave = sheet.to_physical(y, capture, counts).astype(np.float32)
+            wave = sheet.to_physical(capture, counts).astype(np.float32)
             recs.append(Recording(wave, int(cols["rate"][i]), str(cols["logger"][i]), int(cols["label"][i]),
-                                  int(cols["pump"][i]), y, tach[int(capture)]))
+                                  int(cols["pump"][i]), y, sheet.readings(capture)))
     return recs

@@ -2,7 +2,8 @@
 
 Stages: read the export (archive.py: counts to m/s^2) -> put each recording on the model's sample clock and remove the offset ->
 split the export and build the training index (``assemble``) -> cut one window per recording
-(windows.py) -> log-power frames, plus the running-speed line of each whole recording -> keep them in
+(windows.py) -> log-power frames, plus per recording the running-speed line's level and the change of
+each drive reading over the capture (``sheet_changes``) -> keep them in
 a FeatureStore (store.py) -> standardize every channel with the training split's statistics. Static
 features are computed once; augmentation happens per batch.
 """
@@ -61,6 +62,19 @@ def assemble(recs, waves, cfg):
     return index, val_idx
 
 
+def sheet_changes(recs):
+    """Per recording, the change per second over the capture of every reading the capture sheet logs at
+    both ends (``<name>_start`` and ``<name>_end``), in the sheet's column order."""
+    names = [k[:-len("_start")] for k in recs[0].readings
+             if k.endswith("_start") and k[:-len("_start")] + "_end" in recs[0].readings]
+    out = np.empty((len(recs), len(names)))
+    for i, rec in enumerate(recs):
+        seconds = len(rec.wave) / rec.rate
+        for j, name in enumerate(names):
+            out[i, j] = float(rec.readings[name + "_end"] - rec.readings[name + "_start"]) / seconds
+    return out
+
+
 def features(waves, cfg, seed=None):
     windows = cut(waves, cfg.data.window, seed)
     return frame_spectra(windows, cfg.data.frame, cfg.data.hop)
@@ -89,7 +103,7 @@ def build_splits(cfg):
     recs = recordings(cfg)
     waves = waveforms(recs, cfg)
     train_idx, val_idx = assemble(recs, waves, cfg)
-    lines = line_features(waves, [r.pulses for r in recs], cfg.data.rate)
+    lines = np.concatenate([sheet_changes(recs), line_features(waves, cfg.data.rate)], axis=1)
     train = FeatureStore(features([waves[i] for i in train_idx], cfg, seed=cfg.seed), lines[train_idx])
     val = FeatureStore(features([waves[i] for i in val_idx], cfg), lines[val_idx])
     train_x = train.inputs()

@@ -36,22 +36,16 @@ def frame_spectra(windows, frame, hop):
     return np.log(power + 1e-6).transpose(0, 2, 1).astype(np.float32)
 
 
-def shaft_speed(pulses):
-    """Running speed in Hz from the keyphasor's pulse times (one pulse per revolution)."""
-    return float(1.0 / pulses.diff().mean())
-
-
-def line_features(waves, pulses, rate, band=(30.0, 70.0), pad=1 << 14):
-    """Running-speed line of each recording (full length): the shaft speed in Hz (keyphasor) and the
-    line's level (log RMS).
+def line_features(waves, rate, band=(30.0, 70.0), pad=1 << 14):
+    """Running-speed line of each recording (full length): the line's level (log RMS).
 
     The level is the peak of a Hann-windowed, zero-padded spectrum inside ``band``, refined by a
     parabola through the log magnitudes of the peak and its two neighbours.
     """
     freqs = np.fft.rfftfreq(pad, 1.0 / rate)
     inside = np.flatnonzero((freqs > band[0]) & (freqs < band[1]))
-    out = np.empty((len(waves), 2))
-    for i, (w, p) in enumerate(zip(waves, pulses)):
+    out = np.empty((len(waves), 1))
+    for i, w in enumerate(waves):
         w = np.asarray(w, dtype=np.float64)
         taper = np.hanning(len(w))
         mag = np.abs(np.fft.rfft(w * taper, pad))
@@ -59,8 +53,7 @@ def line_features(waves, pulses, rate, band=(30.0, 70.0), pad=1 << 14):
         a, b, c = np.log(mag[k - 1:k + 2])
         delta = 0.5 * (a - c) / (a - 2 * b + c)
         peak = np.exp(b - 0.25 * (a - c) * delta)
-        out[i, 0] = shaft_speed(p)
-        out[i, 1] = np.log(peak * np.sqrt(2.0) / taper.sum() + 1e-6)
+        out[i, 0] = np.log(peak * np.sqrt(2.0) / taper.sum() + 1e-6)
     return out
 
 
