@@ -1,6 +1,8 @@
-"""Model inputs: each frame's flux (3 channels) and its change from the previous frame, standardized."""
+"""Model inputs: each frame's flux (3 channels), its change from the previous frame and the distance the tool travelled
+since the previous frame (the tool samples on a clock, so that distance follows its speed), standardized."""
 
 import numpy as np
+import torch
 
 from calibration import segment_flux
 
@@ -10,11 +12,22 @@ def to_flux(segments):
     return [segment_flux(s) for s in segments]
 
 
-def frame_features(flux):
-    """(frames, 6): the flux and its first difference (0 at the first frame)."""
+def frame_steps(segment):
+    """(frames,) metres travelled since the previous frame; the first frame takes the second's."""
+    metres = torch.tensor(segment.odometer) / 1000
+    step = metres.diff()
+    return torch.cat([step[:1], step]).numpy()
+
+
+def to_steps(segments):
+    return [frame_steps(s) for s in segments]
+
+
+def frame_features(flux, steps):
+    """(frames, 7): the flux, its first difference (0 at the first frame) and the frame step."""
     delta = np.zeros_like(flux)
     delta[1:] = flux[1:] - flux[:-1]
-    return np.hstack([flux, delta])
+    return np.hstack([flux, delta, np.reshape(steps, (-1, 1)).astype(flux.dtype)])
 
 
 class Standardizer:
