@@ -12,11 +12,11 @@ from metrics import f1s, rare_recall, recalls  # noqa: E402
 from model import FrameTagger  # noqa: E402
 
 
-def test_frame_features_gradient():
+def test_frame_features_delta():
     f = frame_features(np.array([[1.0, 2.0, 3.0], [2.0, 2.0, 1.0]], dtype=np.float32), np.array([0.5, 0.5]))
     assert f.shape == (2, 7)
     assert f[0, 3:6].tolist() == [0.0, 0.0, 0.0]
-    assert f[1, 3:6].tolist() == [2.0, 0.0, -4.0]
+    assert f[1, 3:6].tolist() == [1.0, 0.0, -2.0]
     assert f[:, 6].tolist() == [0.5, 0.5]
 
 
