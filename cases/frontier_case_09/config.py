@@ -28,7 +28,7 @@ class TrainConfig:
     weight_decay: float = 0.01
     warmup_steps: int = 30
     grad_clip: float = 1.0
-    log_every: int = 2                  # epochs between validation lines
+    log_every: int = 4                  # epochs between validation lines
     out_dir: str = ""                   # where to write the checkpoint and metrics; "" = nowhere
 
 
