@@ -50,10 +50,10 @@ def raw_steps(data_dir):
     out = {}
     for path in sorted((Path(data_dir) / "traces").glob("*.npz")):
         with np.load(path) as z:
-            if "odometer" not in z.files:
+            if "chain_mm" not in z.files:
                 return out
             ends = np.cumsum(z["lengths"])
-            for sid, odo in zip(z["seg_ids"], np.split(z["odometer"].astype(np.float64), ends[:-1])):
+            for sid, odo in zip(z["seg_ids"], np.split(z["chain_mm"].astype(np.float64), ends[:-1])):
                 st = np.diff(odo)
                 out[str(sid)] = np.r_[st[:1], st][:, None] if len(st) else np.zeros((len(odo), 1))
     return out

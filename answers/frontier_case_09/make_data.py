@@ -62,7 +62,7 @@ def segment(rng, T, dx):
             tags[a:b] = 2
     spans = []
     for _ in range(rng.poisson(T / 40)):  # corrosion: pitting (short) or general metal loss (long)
-        w = int(rng.integers(5, 9))
+        w = int(rng.integers(3, 15))
         kind = 3 if w * dx < 20 else 4
         c = int(rng.integers(4, T - 4))
         a, b = max(0, c - w // 2), min(T, c - w // 2 + w)
@@ -95,10 +95,10 @@ def main():
         temp = rng.uniform(-4, 28)
         ref = rng.integers(50, 69, 3)
         ids, lens, xs, ys, odos = [], [], [], [], []
-        pos_mm = rng.uniform(225e6, 245e6)
+        pos_mm = rng.uniform(541e6, 552e6)
         for k in range(n):
             T = int(np.exp(rng.uniform(np.log(30), np.log(600))))
-            dx = float(np.exp(rng.uniform(np.log(1.0), np.log(6.0))))
+            dx = float(np.exp(rng.uniform(np.log(1.5), np.log(5.0))))
             x, y, spans = segment(rng, T, dx)
             steps = dx * rng.uniform(0.92, 1.08, T)
             odo = np.round(pos_mm + np.cumsum(steps)).astype(np.int64)
@@ -115,7 +115,7 @@ def main():
             rows.append((up, sid, run, tool, round(odo[0] / 1e6, 2), round(t_k, 1), T))
         np.savez_compressed(OUT / "traces" / f"{run}.npz", seg_ids=np.array(ids), lengths=np.array(lens),
                             counts=np.concatenate(xs), reference=ref.astype(np.int64),
-                            odometer=np.concatenate(odos), tags=np.concatenate(ys).astype(np.int64))
+                            chain_mm=np.concatenate(odos), tags=np.concatenate(ys).astype(np.int64))
     rows.sort()
     with open(OUT / "manifest.csv", "w") as f:
         f.write("segment,run,tool,start_km,tool_temp_c,frames,uploaded_h\n")

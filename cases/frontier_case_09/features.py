@@ -1,5 +1,5 @@
-"""Model inputs: each frame's flux (3 channels), its change from the previous frame and the distance the tool travelled
-since the previous frame (the tool samples on a clock, so that distance follows its speed), standardized."""
+"""Model inputs: each frame's readings (the three flux channels and the chainage) and how every reading changed
+since the previous frame; the flux and the changes are the model's channels, standardized."""
 
 import numpy as np
 import torch
@@ -12,22 +12,21 @@ def to_flux(segments):
     return [segment_flux(s) for s in segments]
 
 
-def frame_steps(segment):
-    """(frames,) metres travelled since the previous frame; the first frame takes the second's."""
-    metres = torch.tensor(segment.odometer) / 1000
-    step = metres.diff()
-    return torch.cat([step[:1], step]).numpy()
+def frame_readings(flux, segments):
+    """Per segment, (frames, 4): the calibrated flux channels beside the frame's chainage column."""
+    return [torch.column_stack([torch.from_numpy(f), torch.from_numpy(s.chain_mm)]) for f, s in zip(flux, segments)]
 
 
-def to_steps(segments):
-    return [frame_steps(s) for s in segments]
+def changes(table):
+    """Change of every column since the previous frame; the first frame takes the second's."""
+    d = table.diff(dim=0)
+    return torch.cat([d[:1], d]) if len(d) else torch.zeros_like(table)
 
 
-def frame_features(flux, steps):
-    """(frames, 7): the flux, its first difference (0 at the first frame) and the frame step."""
-    delta = np.zeros_like(flux)
-    delta[1:] = flux[1:] - flux[:-1]
-    return np.hstack([flux, delta, np.reshape(steps, (-1, 1)).astype(flux.dtype)])
+def frame_features(readings, n_flux=3):
+    """(frames, 7): the flux channels and the change of each reading since the previous frame."""
+    readings = torch.as_tensor(readings)
+    return torch.cat([readings[:, :n_flux], changes(readings)], dim=1).numpy()
 
 
 class Standardizer:

@@ -17,7 +17,7 @@ from checks import check_manifest, short_spans
 from config import load_config
 from dataset import SegmentDataset
 from export import TAGS, load_segments, read_manifest, split_runs
-from features import Standardizer, frame_features, to_flux, to_steps
+from features import Standardizer, frame_features, frame_readings, to_flux
 from metrics import evaluate, f1s, rare_recall, recalls
 from model import FrameTagger
 from optim import AdamW, LambdaSchedule
@@ -44,12 +44,12 @@ def build_datasets(cfg):
     for problem in check_manifest(manifest):
         print(f"warning: {problem}")
     segments = load_segments(cfg.data.data_dir, manifest)
-    flux, steps = to_flux(segments), to_steps(segments)
+    readings = frame_readings(to_flux(segments), segments)
     train_idx, val_idx = split_runs(segments, cfg.data.val_runs)
-    standardizer = Standardizer.fit([frame_features(flux[i], steps[i]) for i in train_idx])
+    standardizer = Standardizer.fit([frame_features(readings[i]) for i in train_idx])
 
     def subset(idx):
-        return SegmentDataset([flux[i] for i in idx], [steps[i] for i in idx], [segments[i].tags for i in idx],
+        return SegmentDataset([readings[i] for i in idx], [segments[i].tags for i in idx],
                               standardizer, [segments[i].seg_id for i in idx])
 
     train_ds, val_ds = subset(train_idx), subset(val_idx)

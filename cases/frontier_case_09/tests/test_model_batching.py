@@ -13,11 +13,12 @@ from model import FrameTagger  # noqa: E402
 
 
 def test_frame_features_delta():
-    f = frame_features(np.array([[1.0, 2.0, 3.0], [2.0, 2.0, 1.0]], dtype=np.float32), np.array([0.5, 0.5]))
-    assert f.shape == (2, 7)
-    assert f[0, 3:6].tolist() == [0.0, 0.0, 0.0]
-    assert f[1, 3:6].tolist() == [1.0, 0.0, -2.0]
-    assert f[:, 6].tolist() == [0.5, 0.5]
+    f = frame_features(np.array([[1.0, 2.0, 3.0, 10.0], [2.0, 2.0, 1.0, 12.5], [2.0, 3.0, 1.0, 15.0]]))
+    assert f.shape == (3, 7)
+    assert f[:, :3].tolist() == [[1.0, 2.0, 3.0], [2.0, 2.0, 1.0], [2.0, 3.0, 1.0]]
+    assert f[1, 3:].tolist() == [1.0, 0.0, -2.0, 2.5]
+    assert f[0, 3:].tolist() == f[1, 3:].tolist()
+    assert f[2, 3:].tolist() == [0.0, 1.0, 0.0, 2.5]
 
 
 def test_standardizer_fit():
