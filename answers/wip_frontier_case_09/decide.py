@@ -1,4 +1,4 @@
-"""frontier_case_09, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_09-43f52fd4060f2f5f
+"""wip_frontier_case_09, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_09-43f52fd4060f2f5f
 
 Two independent defects. Layer A (batching): pad_batch pads the tag sequences with pad_stack's default 0,
 which is the `wall` tag, while the loss skips only IGNORE (-100); every short segment's padded tail (input

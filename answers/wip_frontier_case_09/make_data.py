@@ -1,4 +1,4 @@
-"""How frontier_case_09's data were generated (run from the repository root; writes cases/frontier_case_09/data/).
+"""How wip_frontier_case_09's data were generated (run from the repository root; writes cases/wip_frontier_case_09/data/).
 
 Magnetic-flux-leakage traces of pipeline segments from eight in-line inspection runs, three channels
 (axial, radial, circumferential). The tools sample on a clock, so the distance between frames follows the
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path("cases/frontier_case_09/data")
+OUT = Path("cases/wip_frontier_case_09/data")
 RUNS = [("R2601", "MFL-A"), ("R2602", "MFL-C"), ("R2603", "MFL-B"), ("R2604", "MFL-A"),
         ("R2605", "MFL-C"), ("R2606", "MFL-B"), ("R2607", "MFL-C"), ("R2608", "MFL-A")]
 SENS = {"MFL-A": 0.62, "MFL-B": 1.0, "MFL-C": 1.55}

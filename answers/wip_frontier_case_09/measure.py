@@ -1,4 +1,4 @@
-"""frontier_case_09, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_09-43f52fd4060f2f5f
+"""wip_frontier_case_09, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_09-43f52fd4060f2f5f
 
 Calls the agent's code only through config.load_config("configs/ili.toml", [train.seed=s]),
 train.run(cfg) (the README's `python train.py`) and train.build_datasets(cfg). During run() a global
