@@ -40,6 +40,25 @@ def raw_inputs(data_dir):
     return out
 
 
+def raw_steps(data_dir):
+    """{segment id: (frames, 1) float64 millimetres travelled since the previous frame (the first frame takes
+    the second's)}, from the run files' odometer readings."""
+    from pathlib import Path
+
+    import numpy as np
+
+    out = {}
+    for path in sorted((Path(data_dir) / "traces").glob("*.npz")):
+        with np.load(path) as z:
+            if "chain_mm" not in z.files:
+                return out
+            ends = np.cumsum(z["lengths"])
+            for sid, odo in zip(z["seg_ids"], np.split(z["chain_mm"].astype(np.float64), ends[:-1])):
+                st = np.diff(odo)
+                out[str(sid)] = np.r_[st[:1], st][:, None] if len(st) else np.zeros((len(odo), 1))
+    return out
+
+
 def affine_residual(x, d):
     """Largest |x - (a d + b)| per channel over the least-squares fit, in units of d (raw counts)."""
     import numpy as np
@@ -54,7 +73,7 @@ def affine_residual(x, d):
     return worst
 
 
-def run_recorded(rec, seed, load_config, run_fn, build_fn, config_path, weld_tag=1, wall_tag=0):
+def run_recorded(rec, seed, load_config, run_fn, build_fn, config_path, weld_tag=1, wall_tag=0, s_ch=None):
     import torch
 
     state = {"pad_grad": 0.0, "real_grad": 0.0, "pad_frames": 0, "steps": 0}
@@ -95,7 +114,8 @@ def run_recorded(rec, seed, load_config, run_fn, build_fn, config_path, weld_tag
     with contextlib.redirect_stdout(io.StringIO()):
         datasets = build_fn(cfg)
     raw = raw_inputs(cfg.data.data_dir)
-    steps, resid, seen = [], 0.0, set()
+    mm = raw_steps(cfg.data.data_dir)
+    steps, resid, step_resid, seen = [], 0.0, 0.0, set()
     for ds in datasets:
         ids = list(getattr(ds, "seg_ids", []))
         for i in range(len(ds)):
@@ -111,8 +131,11 @@ def run_recorded(rec, seed, load_config, run_fn, build_fn, config_path, weld_tag
                 continue
             seen.add(sid)
             resid = max(resid, affine_residual(x.double().numpy()[:, :d.shape[1]], d))
+            if sid in mm and s_ch is not None and x.shape[1] > s_ch:
+                step_resid = max(step_resid, affine_residual(x.double().numpy()[:, s_ch:s_ch + 1], mm[sid]))
     rec.put("weld_steps", steps)
     rec.put("input_residual_counts", resid)
+    rec.put("step_residual_mm", step_resid if mm else 1e9)
     rec.put("segments_checked", len(seen))
     rec.put("segments_in_files", len(raw))
 
@@ -149,8 +172,14 @@ def decide_training(m, checks, s):
     checks.check("inputs_equal_float64_recomputation", resid <= s["max_input_residual"] and seen == total > 0,
                  value=resid, bound=f"<= {s['max_input_residual']} counts on all {total} segments (saw {seen})",
                  source="recomputed", limit=s["max_input_residual"], sense="<")
+    if "max_step_residual" in s:
+        sr = m.value("step_residual_mm", float)
+        checks.check("frame_steps_equal_float64_recomputation", sr <= s["max_step_residual"], value=sr,
+                     bound=f"<= {s['max_step_residual']} mm on every segment", source="recomputed",
+                     limit=s["max_step_residual"], sense="<")
     rec, f1, final = final_numbers(m.value("stdout", str))
-    ok = len(rec) == 4 and len(f1) == 4 and len(final) >= 3
+    n = s.get("n_tags", 4)
+    ok = len(rec) == n and len(f1) == n and len(final) >= 3
     rare = float(np.mean([rec[i] for i in s["rare"]])) if ok else 0.0
     checks.check("rare_tag_recall", ok and rare >= s["min_rare_recall"], value=rare,
                  bound=f">= {s['min_rare_recall']}", source="reported", limit=s["min_rare_recall"], sense=">")
@@ -175,7 +204,8 @@ def readme_checks(run, measured, checks, s):
     same = len(flat_a) == len(flat_b) > 0 and max(abs(x - y) for x, y in zip(flat_a, flat_b)) <= s["print_tol"]
     checks.check("readme_run_matches_measured_training", same, source="readme_run",
                  bound=f"final lines equal within {s['print_tol']}")
-    ok = len(a[0]) == 4 and len(a[1]) == 4
+    n = s.get("n_tags", 4)
+    ok = len(a[0]) == n and len(a[1]) == n
     macro = float(np.mean(a[1])) if ok else 0.0
     checks.check("readme_run_macro_f1", ok and macro >= s["min_macro_f1"], value=macro,
                  bound=f">= {s['min_macro_f1']}", source="readme_run")

@@ -28,7 +28,7 @@ def measure(seed, rec):
     train = import_workspace_module("train")
     load_config = require(config, "load_config")
     run_fn, build_fn = require(train, "run", "build_datasets")
-    run_recorded(rec, seed, load_config, run_fn, build_fn, CONFIG)
+    run_recorded(rec, seed, load_config, run_fn, build_fn, CONFIG, s_ch=6)
 
 
 measure_main(measure)

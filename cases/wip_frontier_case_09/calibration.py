@@ -21,7 +21,8 @@ def tool_gain(tool, temp_c):
 
 def counts_to_flux(counts, reference, gain):
     """(frames, channels) flux: the counts above the lift-off reference, per unit of calibrated gain."""
-    return ((counts - reference) / (COUNTS_PER_UNIT * gain)).astype(np.float32)
+    above = np.asarray(counts, dtype=np.float64) - np.asarray(reference, dtype=np.float64)
+    return (above / (COUNTS_PER_UNIT * gain)).astype(np.float32)
 
 
 def segment_flux(segment):

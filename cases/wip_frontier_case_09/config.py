@@ -23,12 +23,12 @@ class ModelConfig:
 @dataclass(frozen=True)
 class TrainConfig:
     seed: int = 0
-    epochs: int = 12
-    lr: float = 4e-3
+    epochs: int = 24
+    lr: float = 8e-3
     weight_decay: float = 0.01
     warmup_steps: int = 30
     grad_clip: float = 1.0
-    log_every: int = 2                  # epochs between validation lines
+    log_every: int = 4                  # epochs between validation lines
     out_dir: str = ""                   # where to write the checkpoint and metrics; "" = nowhere
 
 

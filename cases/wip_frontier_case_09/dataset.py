@@ -7,11 +7,11 @@ from features import frame_features
 
 
 class SegmentDataset(Dataset):
-    def __init__(self, flux, tags, standardizer, seg_ids=None):
-        if len(flux) != len(tags):
-            raise ValueError(f"{len(flux)} traces but {len(tags)} tag sequences")
-        self.seg_ids = list(seg_ids) if seg_ids is not None else [str(i) for i in range(len(flux))]
-        self.x = [torch.from_numpy(standardizer(frame_features(f))) for f in flux]
+    def __init__(self, readings, tags, standardizer, seg_ids=None):
+        if not len(readings) == len(tags):
+            raise ValueError(f"{len(readings)} traces but {len(tags)} tag sequences")
+        self.seg_ids = list(seg_ids) if seg_ids is not None else [str(i) for i in range(len(readings))]
+        self.x = [torch.from_numpy(standardizer(frame_features(r))) for r in readings]
         self.y = [torch.as_tensor(t, dtype=torch.long) for t in tags]
         for i, (x, y) in enumerate(zip(self.x, self.y)):
             if len(x) != len(y):

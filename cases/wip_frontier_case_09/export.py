@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-TAGS = ("wall", "weld", "dent", "metal_loss")
+TAGS = ("wall", "weld", "dent", "pitting", "metal_loss")
 CHANNELS = ("axial", "radial", "circ")
 
 
@@ -18,7 +18,8 @@ class Segment:
     tool_temp_c: float
     counts: np.ndarray      # (frames, 3) raw tool counts, as recorded
     reference: np.ndarray   # (3,) the run's lift-off counts per channel (tool in the launcher)
-    tags: np.ndarray        # (frames,) int64 analysts' tag per frame
+    chain_mm: np.ndarray    # (frames,) chainage of each frame
+    tags: np.ndarray        # (frames,) analysts' tag per frame
 
 
 def read_manifest(data_dir):
@@ -37,9 +38,10 @@ def _open_run(path):
         ids = [str(s) for s in z["seg_ids"]]
         ends = np.cumsum(z["lengths"])
         counts = np.split(z["counts"], ends[:-1])
-        tags = np.split(z["tags"].astype(np.int64), ends[:-1])
+        chain_mm = np.split(z["chain_mm"], ends[:-1])
+        tags = np.split(z["tags"], ends[:-1])
         reference = z["reference"]
-    return dict(zip(ids, zip(counts, tags))), reference
+    return dict(zip(ids, zip(counts, chain_mm, tags))), reference
 
 
 def load_segments(data_dir, manifest):
@@ -55,10 +57,11 @@ def load_segments(data_dir, manifest):
     for run in sorted(by_run):
         stored, reference = _open_run(Path(data_dir) / "traces" / f"{run}.npz")
         for r in sorted(by_run[run], key=lambda r: r["start_km"]):
-            counts, tags = stored[r["segment"]]
+            counts, chain_mm, tags = stored[r["segment"]]
             if len(counts) != r["frames"]:
                 raise ValueError(f"{r['segment']}: {len(counts)} frames stored, manifest says {r['frames']}")
-            segments.append(Segment(r["segment"], run, r["tool"], r["tool_temp_c"], counts, reference, tags))
+            segments.append(Segment(r["segment"], run, r["tool"], r["tool_temp_c"], counts, reference,
+                                    chain_mm, tags))
     return segments
 
 

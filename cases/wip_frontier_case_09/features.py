@@ -1,6 +1,8 @@
-"""Model inputs: each frame's flux (3 channels) and its change from the previous frame, standardized."""
+"""Model inputs: each frame's readings (the three flux channels and the chainage) and how every reading changed
+since the previous frame; the flux and the changes are the model's channels, standardized."""
 
 import numpy as np
+import torch
 
 from calibration import segment_flux
 
@@ -10,11 +12,21 @@ def to_flux(segments):
     return [segment_flux(s) for s in segments]
 
 
-def frame_features(flux):
-    """(frames, 6): the flux and its first difference (0 at the first frame)."""
-    delta = np.zeros_like(flux)
-    delta[1:] = flux[1:] - flux[:-1]
-    return np.hstack([flux, delta])
+def frame_readings(flux, segments):
+    """Per segment, (frames, 4): the calibrated flux channels beside the frame's chainage column."""
+    return [torch.column_stack([torch.from_numpy(f), torch.from_numpy(s.chain_mm)]) for f, s in zip(flux, segments)]
+
+
+def changes(table):
+    """Change of every column since the previous frame; the first frame takes the second's."""
+    d = table.diff(dim=0)
+    return torch.cat([d[:1], d]) if len(d) else torch.zeros_like(table)
+
+
+def frame_features(readings, n_flux=3):
+    """(frames, 7): the flux channels and the change of each reading since the previous frame."""
+    readings = torch.as_tensor(readings)
+    return torch.cat([readings[:, :n_flux], changes(readings)], dim=1).numpy()
 
 
 class Standardizer:

@@ -5,7 +5,7 @@ from torch import nn
 
 
 class FrameTagger(nn.Module):
-    def __init__(self, in_ch=6, width=32, n_tags=4, kernel=5, dropout=0.1):
+    def __init__(self, in_ch=7, width=32, n_tags=5, kernel=5, dropout=0.1):
         super().__init__()
         pad = kernel // 2
         self.convs = nn.ModuleList([

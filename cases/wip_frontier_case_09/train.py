@@ -17,12 +17,12 @@ from checks import check_manifest, short_spans
 from config import load_config
 from dataset import SegmentDataset
 from export import TAGS, load_segments, read_manifest, split_runs
-from features import Standardizer, frame_features, to_flux
+from features import Standardizer, frame_features, frame_readings, to_flux
 from metrics import evaluate, f1s, rare_recall, recalls
 from model import FrameTagger
 from optim import AdamW, LambdaSchedule
 
-RARE = (TAGS.index("dent"), TAGS.index("metal_loss"))
+RARE = (TAGS.index("dent"), TAGS.index("pitting"), TAGS.index("metal_loss"))
 
 
 def seed_everything(seed):
@@ -44,13 +44,13 @@ def build_datasets(cfg):
     for problem in check_manifest(manifest):
         print(f"warning: {problem}")
     segments = load_segments(cfg.data.data_dir, manifest)
-    flux = to_flux(segments)
+    readings = frame_readings(to_flux(segments), segments)
     train_idx, val_idx = split_runs(segments, cfg.data.val_runs)
-    standardizer = Standardizer.fit([frame_features(flux[i]) for i in train_idx])
+    standardizer = Standardizer.fit([frame_features(readings[i]) for i in train_idx])
 
     def subset(idx):
-        return SegmentDataset([flux[i] for i in idx], [segments[i].tags for i in idx], standardizer,
-                              [segments[i].seg_id for i in idx])
+        return SegmentDataset([readings[i] for i in idx], [segments[i].tags for i in idx],
+                              standardizer, [segments[i].seg_id for i in idx])
 
     train_ds, val_ds = subset(train_idx), subset(val_idx)
     runs = lambda idx: len({segments[i].run for i in idx})  # noqa: E731
@@ -99,7 +99,7 @@ def run(cfg):
     conf = history[-1]["confusion"]
     print("val recall by tag: " + " | ".join(f"{n} {v:.3f}" for n, v in zip(TAGS, recalls(conf))))
     print("val F1 by tag:     " + " | ".join(f"{n} {v:.3f}" for n, v in zip(TAGS, f1s(conf))))
-    print(f"final: val frame acc {history[-1]['acc']:.4f} | rare recall (dent, metal_loss) "
+    print(f"final: val frame acc {history[-1]['acc']:.4f} | rare recall (dent, pitting, metal_loss) "
           f"{rare_recall(conf, RARE):.4f} | macro F1 {float(np.mean(f1s(conf))):.4f}")
     if t.out_dir:
         out = Path(t.out_dir)

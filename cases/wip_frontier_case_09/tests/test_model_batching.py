@@ -13,20 +13,22 @@ from model import FrameTagger  # noqa: E402
 
 
 def test_frame_features_delta():
-    f = frame_features(np.array([[1.0, 2.0, 3.0], [2.0, 2.0, 1.0]], dtype=np.float32))
-    assert f.shape == (2, 6)
-    assert f[0, 3:].tolist() == [0.0, 0.0, 0.0]
-    assert f[1, 3:].tolist() == [1.0, 0.0, -2.0]
+    f = frame_features(np.array([[1.0, 2.0, 3.0, 10.0], [2.0, 2.0, 1.0, 12.5], [2.0, 3.0, 1.0, 15.0]]))
+    assert f.shape == (3, 7)
+    assert f[:, :3].tolist() == [[1.0, 2.0, 3.0], [2.0, 2.0, 1.0], [2.0, 3.0, 1.0]]
+    assert f[1, 3:].tolist() == [1.0, 0.0, -2.0, 2.5]
+    assert f[0, 3:].tolist() == f[1, 3:].tolist()
+    assert f[2, 3:].tolist() == [0.0, 1.0, 0.0, 2.5]
 
 
 def test_standardizer_fit():
-    arrays = [np.random.default_rng(0).normal(3.0, 2.0, (500, 6)).astype(np.float32)]
+    arrays = [np.random.default_rng(0).normal(3.0, 2.0, (500, 7)).astype(np.float32)]
     z = Standardizer.fit(arrays)(arrays[0])
     assert abs(z.mean()) < 1e-5 and abs(z.std() - 1) < 1e-3
 
 
 def test_loader_keeps_every_segment():
-    data = [(torch.zeros(n, 6), torch.zeros(n, dtype=torch.long)) for n in (3, 9, 5, 7, 2)]
+    data = [(torch.zeros(n, 7), torch.zeros(n, dtype=torch.long)) for n in (3, 9, 5, 7, 2)]
     seen = sum(int(lengths.sum()) for _, _, lengths in build_loader(data, 2, shuffle=True, seed=1))
     assert seen == 26
 
@@ -42,7 +44,7 @@ def test_mask_and_metrics():
 def test_receptive_field_is_local():
     torch.manual_seed(0)
     model = FrameTagger(dropout=0.0).eval()
-    x = torch.randn(1, 120, 6)
+    x = torch.randn(1, 120, 7)
     y = x.clone()
     y[0, 100:] += 5.0
     assert torch.allclose(model(x)[0, :60], model(y)[0, :60])

@@ -54,5 +54,5 @@ def test_segments_match_manifest():
 
 def test_tagger_keeps_frames():
     model = FrameTagger()
-    assert model(torch.zeros(2, 37, 6)).shape == (2, 37, 4)
-    assert np.isfinite(model(torch.randn(1, 5, 6)).detach().numpy()).all()
+    assert model(torch.zeros(2, 37, 7)).shape == (2, 37, 5)
+    assert np.isfinite(model(torch.randn(1, 5, 7)).detach().numpy()).all()

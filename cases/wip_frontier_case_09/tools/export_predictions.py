@@ -21,16 +21,13 @@ from model import FrameTagger  # noqa: E402
 from spans import find_spans  # noqa: E402
 from train import build_datasets  # noqa: E402
 
-FRAME_M = 0.1   # one frame per 10 cm
-
-
 def predicted_rows(seg_ids, preds, min_frames):
     rows = []
     for seg_id, pred in zip(seg_ids, preds):
         for s in find_spans(pred, skip=(0, TAGS.index("weld"))):
             if s.length >= min_frames:
-                rows.append({"segment": seg_id, "tag": TAGS[s.tag], "start_m": round(s.start * FRAME_M, 1),
-                             "length_m": round(s.length * FRAME_M, 1)})
+                rows.append({"segment": seg_id, "tag": TAGS[s.tag], "first_frame": int(s.start),
+                             "frames": int(s.length)})
     return rows
 
 
@@ -49,7 +46,7 @@ def main(argv=None):
     model.load_state_dict(torch.load(Path(args.run_dir) / "tagger.pt"))
     rows = predicted_rows(val_ds.seg_ids, predict(model, val_ds), args.min_frames)
     with open(args.out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["segment", "tag", "start_m", "length_m"])
+        w = csv.DictWriter(f, fieldnames=["segment", "tag", "first_frame", "frames"])
         w.writeheader()
         w.writerows(rows)
     print(f"{len(rows)} predicted spans written to {args.out}")
