@@ -1,4 +1,4 @@
-"""frontier_case_04, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_04-7f1404a1a0ea4438
+"""wip_frontier_case_04, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_04-7f1404a1a0ea4438
 
 Two independent defects. Layer A (packing + model): pack.py concatenates the training bouts into rows of 64
 tokens and returns only (tokens, targets); SongFormer builds a plain causal mask and positions 0..63 from

@@ -1,4 +1,4 @@
-"""How frontier_case_04's data were generated (run from the repository root; writes cases/frontier_case_04/data/).
+"""How wip_frontier_case_04's data were generated (run from the repository root; writes cases/wip_frontier_case_04/data/).
 
 Canary song bouts from two recording booths. Each bird sings a Markov chain over 12 syllables with two
 variants: directed song (a female in the booth: tight, stereotyped transitions) and undirected song (the
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__file__).resolve().parents[2] / "cases" / "frontier_case_04" / "data" / "exports"
+OUT = Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_04" / "data" / "exports"
 SYL = "abcdefghijkl"
 V = len(SYL)
 

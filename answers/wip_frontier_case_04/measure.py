@@ -1,4 +1,4 @@
-"""frontier_case_04, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_04-7f1404a1a0ea4438
+"""wip_frontier_case_04, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_04-7f1404a1a0ea4438
 
 Calls the agent's code only through config.load_config("configs/spring26.toml", [train.seed=s]),
 train.run(cfg) (the README's `python train.py`) and train.load_corpus(cfg). A global forward pre-hook finds the model at its first
