@@ -4,11 +4,11 @@ Two independent defects. Layer A (packing + model): pack.py concatenates the tra
 tokens and returns only (tokens, targets); SongFormer builds a plain causal mask and positions 0..63 from
 the row length, so every bout attends to the unrelated bouts packed before it in its row (and its positions
 start wherever it landed), while validation scores each bout alone. Layer B (a representation meeting
-the data's magnitude): corpus.syllable_timing converts each syllable's onset and offset, int64 sample indices
-at 48 kHz from the start of the day-long recording (0.9e9-4.0e9), to seconds with
-torch.tensor(onsets) / SAMPLE_RATE, which is float32 (an int64 tensor true-divided); the absolute times
-(18,000-76,000 s) have a float32 spacing of 1.95-7.8 ms, so the lengths and gaps the model receives are off
-by several ms and the two syllable types told apart by length alone (e 52 ms, f 58 ms) are confused on every
+the data's magnitude): exports.read_booth reads each bout's syllable rows (onset and offset, int64 sample
+indices at 48 kHz from the start of the day-long recording, 0.9e9-3.7e9, and the segmenter's float
+measurements) into one tensor with torch.tensor(rows), float32 by default, so the onsets and offsets are
+rounded by 64-256 samples; corpus.syllable_features takes the lengths and gaps from that tensor, off by
+several ms, and the two syllable types told apart by length alone (e 52 ms, f 58 ms) are confused on every
 bird and split. Every run is the README's `python train.py` at
 train.seed = s (11 epochs of 24 batches).
 Checks per seed:
@@ -18,15 +18,17 @@ Checks per seed:
   the trained model's outputs on that bout by at most 1e-4 (broken: order 1; any correct block mask,
   per-bout rows or boundary-aware attention: 0 up to float reordering);
 - reported `timing_matches_export`: at least 0.99 of the syllables of the examples train.load_corpus builds
-  carry a length and gap within 0.5 ms of a float64 recomputation from the raw integer sample indices
-  (broken and A only 0.061; float64, differences before the cast, relative times: 1.0);
-- reported `val_accuracy` >= 0.728 and `cohort_accuracy` (juveniles) >= 0.680 on the final printed lines
-  (broken 0.651-0.680 and 0.617-0.676; A fixed alone 0.718-0.723 and 0.690-0.693; B fixed alone
-  0.670-0.681; both fixed 0.736-0.741 and 0.707-0.710).
+  carry a length and gap (Example.feats, first two columns) within 0.5 ms of a float64 recomputation from
+  the raw integer sample indices (broken and A only 0.118; float64 table, NumPy float64, times relative to
+  the bout's first onset: 1.0; a float64 cast in the features step after loading 0.115);
+- reported `val_accuracy` >= 0.70 (the README's target) and `cohort_accuracy` (juveniles) >= 0.665 on the
+  final printed lines (broken 0.614-0.642; B fixed alone 0.629-0.649; A fixed alone 0.726-0.738; both fixed
+  0.737-0.741). The outcome does not separate A only from gold (B moves val acc by 0.3-1.1 points); the
+  mechanism check does.
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final lines equal the seed-0 run measured
-here, within 2e-4) and `readme_run_val_acc` (>= 0.728).
+here, within 2e-4) and `readme_run_val_acc` (>= 0.70).
 """
 
 import sys
@@ -40,7 +42,7 @@ from families.packed_document_mask import decide_outcome, readme_checks  # noqa:
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
-    "change_tol": 1e-4, "min_val_acc": 0.728, "cohort_label": "juveniles", "min_cohort_acc": 0.680,
+    "change_tol": 1e-4, "min_val_acc": 0.70, "cohort_label": "juveniles", "min_cohort_acc": 0.665,
     "print_tol": 2e-4, "min_timing_match": 0.99,
 }
 

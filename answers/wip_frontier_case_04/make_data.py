@@ -74,6 +74,7 @@ def main():
     trng = np.random.default_rng(7404)
     lrng = np.random.default_rng(8404)
     recheck = []
+    mrng = np.random.default_rng(9404)  # the segmenter's other measurements: no information on the type
     for booth in ("a", "b"):
         rows, syl_rows = [], []
         day0 = np.datetime64("2026-03-02") + (0 if booth == "a" else 3)
@@ -87,6 +88,7 @@ def main():
             kind, model = birds[bird]
             # seconds since the day's recording started (midnight); sessions between 05:00 and 21:00
             t = float(trng.uniform(5.0 * 3600, 21.0 * 3600))
+            level = float(mrng.normal(-38.0, 4.0))
             for b in range(int(rng.integers(6, 13))):
                 sylls = bout(rng, model, directed, kind == "juvenile").split()
                 first, last = None, None
@@ -102,7 +104,10 @@ def main():
                     else:                                             # the other notes: any length
                         dur = float(trng.uniform(0.075, 0.180))
                     on, off = int(round(t * SR)), int(round((t + dur) * SR))
-                    syl_rows.append({"session": sess, "onset": on, "offset": off, "syllable": label})
+                    syl_rows.append({"session": sess, "onset": on, "offset": off,
+                                     "peak_hz": f"{mrng.normal(3200.0, 450.0):.1f}",
+                                     "level_db": f"{level + mrng.normal(0.0, 2.5):.2f}",
+                                     "entropy": f"{mrng.beta(4.0, 6.0):.3f}", "syllable": label})
                     if lrng.random() < 0.04:                           # the double-annotated subset
                         second = true
                         if true in PAIR and lrng.random() < 0.06:
@@ -122,7 +127,8 @@ def main():
             w.writeheader()
             w.writerows(rows)
         with open(OUT / f"syllables_{booth}.csv", "w", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=["session", "onset", "offset", "syllable"])
+            w = csv.DictWriter(fh, fieldnames=["session", "onset", "offset", "peak_hz", "level_db", "entropy",
+                                                    "syllable"])
             w.writeheader()
             w.writerows(syl_rows)
     with open(OUT / "recheck.csv", "w", newline="") as fh:

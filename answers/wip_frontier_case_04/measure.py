@@ -7,13 +7,14 @@ layout arguments the agent's code passes); after training, the trained model is 
 recorded and with every syllable token before each row's last bird token replaced by another syllable, and
 the largest output change from that bird token on is recorded (families/packed_document_mask.py).
 
-Layer B's mechanism: the syllable timing the examples of train.load_corpus(cfg) carry (Example.timing: per
-input position, the predicted syllable's length and the gap before it, in seconds) is compared with the same
-quantities recomputed here from the raw exports in float64 (integer sample indices at 48 kHz, differences
-taken in integers). Each example is matched to the raw bouts with the same bird and syllable sequence (the
+Layer B's mechanism: the per-syllable features the examples of train.load_corpus(cfg) carry (Example.feats,
+per input position; its first two columns are the predicted syllable's length and the gap before it, in
+seconds, as corpus.syllable_features derives them from the tensor exports.read_booth builds) are compared
+with the same quantities recomputed here from the raw exports in float64 (integer sample indices at 48 kHz,
+differences taken in integers). Each example is matched to the raw bouts with the same bird and syllable sequence (the
 closest one when several share them); the share of syllables whose length and gap both lie within 0.5 ms of
 the recomputation is recorded (any correct form: 1.0 up to float32 rounding of small values, about 1e-8 s;
-broken: most syllables are off by 1-8 ms, because the absolute times pass through float32).
+broken: most syllables are off by several ms, because the absolute sample indices pass through float32).
 """
 
 import sys
@@ -83,7 +84,10 @@ def timing_match(cfg, train, export_dir):
     for e in list(train_ex) + list(val_ex):
         ids = [int(i) for i in e.ids]
         syl = tuple(i for i in ids if lo <= i <= hi)
-        tm = np.asarray(e.timing, dtype=np.float64).reshape(-1, 2)[-len(syl):]
+        f = getattr(e, "feats", None)
+        f = getattr(e, "timing", None) if f is None else f
+        f = np.asarray(f.detach().cpu() if hasattr(f, "detach") else f, dtype=np.float64)
+        tm = f.reshape(len(f), -1)[-len(syl):, :2]
         cands = raw.get((e.bird, syl), [])
         best = 0
         for c in cands:

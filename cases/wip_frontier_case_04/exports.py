@@ -1,5 +1,6 @@
 """Reading the booth exports: per booth, the bout detector's windows (booth_<x>.csv) and the syllable
-classifier's onsets (syllables_<x>.csv); the lab's session log; the bird register."""
+segmenter's syllables (syllables_<x>.csv: one row per syllable with its measurements and the classifier's
+label); the lab's session log; the bird register."""
 
 import csv
 from collections import defaultdict
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import torch
 
 
 @dataclass(frozen=True)
@@ -16,8 +18,15 @@ class Bout:
     bout: int
     bird: str
     syllables: tuple
-    onsets: tuple = ()
-    offsets: tuple = ()
+    measures: object = None  # [n, len(columns)]: the segmenter's numbers for each syllable, in file order
+    columns: tuple = ()
+
+
+def _number(text):
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
 
 
 def _rows_by_session(path):
@@ -30,12 +39,13 @@ def _rows_by_session(path):
 
 def read_booth(path):
     """One booth's bouts. The detector writes one window per bout, [start, end) in samples of the day's
-    recording; the classifier writes one row per syllable with its onset and offset on the same clock.
-    Each syllable goes to the window it starts in."""
+    recording; the segmenter writes one row per syllable (onset and offset on the same clock, then its
+    other measurements) and the classifier adds the label. Each syllable goes to the window it starts in."""
     path = Path(path)
     booth = path.stem.split("_")[-1].upper()
     windows = _rows_by_session(path)
     onsets = _rows_by_session(path.with_name(f"syllables_{booth.lower()}.csv"))
+    columns = None
     out = []
     for session in sorted(windows):
         wins = sorted(windows[session], key=lambda w: int(w["start"]))
@@ -46,9 +56,12 @@ def read_booth(path):
         for i, r in zip(np.searchsorted(starts, times, side="right") - 1, sylls):
             members[i].append(r)
         for w, m in zip(wins, members):
-            if m:
-                out.append(Bout(booth, session, int(w["bout"]), w["bird"], tuple(r["syllable"] for r in m),
-                                tuple(int(r["onset"]) for r in m), tuple(int(r["offset"]) for r in m)))
+            if not m:
+                continue
+            columns = columns or tuple(c for c in m[0] if c not in ("session", "syllable"))
+            table = torch.tensor([[_number(r[c]) for c in columns] for r in m])
+            out.append(Bout(booth, session, int(w["bout"]), w["bird"], tuple(r["syllable"] for r in m),
+                            table, columns))
     return out
 
 

@@ -8,6 +8,7 @@ import argparse
 import torch
 
 from config import load_config
+from corpus import N_FEATS
 from evaluate import load_model
 from train import load_corpus
 from vocab import CONTEXTS
@@ -20,7 +21,7 @@ def sample(model, vocab, bird, context, length, temperature=1.0, generator=None)
     allowed[1:1 + vocab.n_syllables] = True
     for _ in range(length):
         x = torch.tensor([ids[-model.max_len:]])
-        logits = model(x, torch.zeros(*x.shape, 2))[0, -1] / max(temperature, 1e-6)
+        logits = model(x, torch.zeros(*x.shape, N_FEATS))[0, -1] / max(temperature, 1e-6)
         logits = logits.masked_fill(~allowed, float("-inf"))
         ids.append(int(torch.multinomial(torch.softmax(logits, -1), 1, generator=generator)))
     return vocab.decode(ids[2:])

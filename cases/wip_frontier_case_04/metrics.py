@@ -44,13 +44,13 @@ def summarize(rows, examples):
 
 
 @torch.no_grad()
-def packed_accuracy(model, tokens, targets, timing, batch=64, limit=128):
+def packed_accuracy(model, tokens, targets, feats, batch=64, limit=128):
     """Next-syllable accuracy on the first `limit` packed training rows (a fixed sample)."""
     model.eval()
-    tokens, targets, timing = tokens[:limit], targets[:limit], timing[:limit]
+    tokens, targets, feats = tokens[:limit], targets[:limit], feats[:limit]
     hit = tot = 0
     for i in range(0, len(tokens), batch):
-        logits = model(tokens[i:i + batch], timing[i:i + batch])
+        logits = model(tokens[i:i + batch], feats[i:i + batch])
         y = targets[i:i + batch]
         hit += int(((logits.argmax(-1) == y) & (y != -100)).sum())
         tot += int((y != -100).sum())

@@ -9,13 +9,13 @@ from vocab import PAD
 def pack(examples, row_len, seed):
     """Shuffle the examples and fill rows of row_len tokens greedily; an example that does not fit in
     what is left of a row starts the next one. Returns (tokens, targets), int64 [n_rows, row_len], and the
-    syllable timing, float [n_rows, row_len, 2]."""
+    per-token syllable features, float [n_rows, row_len, n_feats]."""
     order = np.random.default_rng(seed).permutation(len(examples))
     rows_x, rows_y, rows_t = [], [], []
     cur_x, cur_y, cur_t = [], [], []
     for i in order:
         inp, tgt = examples[int(i)].pair()
-        tm = examples[int(i)].timing
+        tm = examples[int(i)].feats
         if len(inp) > row_len:
             inp, tgt, tm = inp[:row_len], tgt[:row_len], tm[:row_len]
         if len(cur_x) + len(inp) > row_len:
@@ -32,7 +32,7 @@ def pack(examples, row_len, seed):
         rows_t.append(cur_t)
     x = np.full((len(rows_x), row_len), PAD, dtype=np.int64)
     y = np.full((len(rows_x), row_len), -100, dtype=np.int64)
-    tms = np.zeros((len(rows_x), row_len, 2), dtype=np.float32)
+    tms = np.zeros((len(rows_x), row_len, examples[0].feats.shape[1]), dtype=np.float32)
     for r, (a, b, c) in enumerate(zip(rows_x, rows_y, rows_t)):
         x[r, :len(a)] = a
         y[r, :len(b)] = b

@@ -35,12 +35,13 @@ class Block(nn.Module):
 
 
 class SongFormer(nn.Module):
-    def __init__(self, vocab_size, n_out, dim=48, heads=4, layers=2, max_len=64, dropout=0.0):
+    def __init__(self, vocab_size, n_out, dim=48, heads=4, layers=2, max_len=64, dropout=0.0, n_feats=5):
         super().__init__()
         self.tok = nn.Embedding(vocab_size, dim)
         self.pos = nn.Embedding(max_len, dim)
         self.dur = nn.Embedding(TIME_BINS, dim)
         self.gap = nn.Embedding(TIME_BINS, dim)
+        self.meas = nn.Linear(n_feats - 2, dim)
         self.blocks = nn.ModuleList(Block(dim, heads, dropout) for _ in range(layers))
         self.ln = nn.LayerNorm(dim)
         self.head = nn.Linear(dim, n_out)
@@ -58,14 +59,15 @@ class SongFormer(nn.Module):
     def time_bins(seconds):
         return (seconds * 500).long().clamp(0, TIME_BINS - 1)
 
-    def forward(self, tokens, timing):
+    def forward(self, tokens, feats):
         b, t = tokens.shape
         if t > self.max_len:
             raise ValueError(f"row of {t} tokens, model takes {self.max_len}")
         pos = torch.arange(t, device=tokens.device)
         mask = torch.ones(t, t, dtype=torch.bool, device=tokens.device).tril()
         x = self.tok(tokens) + self.pos(pos)
-        x = x + self.dur(self.time_bins(timing[..., 0])) + self.gap(self.time_bins(timing[..., 1]))
+        x = x + self.dur(self.time_bins(feats[..., 0])) + self.gap(self.time_bins(feats[..., 1]))
+        x = x + self.meas(feats[..., 2:])
         for blk in self.blocks:
             x = blk(x, mask)
         return self.head(self.ln(x))

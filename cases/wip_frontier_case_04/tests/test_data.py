@@ -1,6 +1,6 @@
 import numpy as np
 
-from corpus import Example, pad_batch
+from corpus import N_FEATS, Example, pad_batch
 from exports import load_bouts, split_sessions
 from pack import pack
 from vocab import Vocab
@@ -14,7 +14,7 @@ def test_split_keeps_sessions_whole():
 
 
 def test_pack_keeps_every_target():
-    ex = [Example(np.arange(1, n + 3), "Y01", "2024a", np.zeros((n + 1, 2), np.float32))
+    ex = [Example(np.arange(1, n + 3), "Y01", "2024a", np.zeros((n + 1, N_FEATS), np.float32))
           for n in (3, 9, 20, 5, 30, 4)]
     x, y, tm = pack(ex, 64, seed=0)
     assert int((y != -100).sum()) == sum(e.n_syllables for e in ex)
@@ -22,7 +22,7 @@ def test_pack_keeps_every_target():
 
 
 def test_pad_batch_shapes():
-    ex = [Example(np.arange(1, n + 3), "Y01", "2024a", np.zeros((n + 1, 2), np.float32)) for n in (3, 7)]
+    ex = [Example(np.arange(1, n + 3), "Y01", "2024a", np.zeros((n + 1, N_FEATS), np.float32)) for n in (3, 7)]
     x, y, tm = pad_batch(ex)
     assert x.shape == y.shape == (2, 8)
     assert (y[0, 4:] == -100).all()

@@ -1,7 +1,7 @@
 import numpy as np
 import torch
 
-from corpus import Example
+from corpus import N_FEATS, Example
 from evaluate import by_bird, by_length
 from generate import sample
 from metrics import score_examples, summarize
@@ -10,7 +10,7 @@ from vocab import Vocab
 
 
 def _examples():
-    return [Example(np.array([13, 23] + [1 + (i % 12) for i in range(n)]), bird, cohort, np.zeros((n + 1, 2), np.float32))
+    return [Example(np.array([13, 23] + [1 + (i % 12) for i in range(n)]), bird, cohort, np.zeros((n + 1, N_FEATS), np.float32))
             for n, bird, cohort in ((3, "Y01", "2024a"), (9, "J01", "2025b"), (20, "Y01", "2024a"))]
 
 
