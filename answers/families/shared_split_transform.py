@@ -2,7 +2,7 @@
 the validation subset's dataset switches the training subset to it too (training runs without its
 augmentation), checked on the inputs the model actually trains on; with an outcome layer read from the
 run's printed lines, and a check that the evaluated inputs are each record's own features recomputed from
-the raw files (bands in ground motion; envelopes recomputed in float64 from the amplitude buffers).
+the raw files (bands in ground motion; derived features recomputed in float64 from the exports).
 
 Measuring side (`run_recorded`): runs the case's training entry point at the README settings with a global
 forward pre-hook that finds the first module run forward in training mode with gradients on (the model)
@@ -67,31 +67,14 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     rec.save("last_eval", {"x": last, "truth": torch.from_numpy(truth_features())})
 
 
-def float64_envelopes(path, n_picks, grid, rate=2, pre_s=120, buffer_s=240, sta_s=1.0, lta_s=60.0):
-    """(n_picks, len(grid)) float64 envelopes from one station's amplitude buffers: log10 of the mean over
-    sta_s seconds from each grid time over the mean of the lta_s seconds before the pick, each window summed
-    directly in float64 (no running sum)."""
-    import numpy as np
-
-    x = np.load(path).astype(np.float64)
-    per = buffer_s * rate
-    n_sta, n_lta = int(sta_s * rate), int(lta_s * rate)
-    out = np.empty((n_picks, len(grid)))
-    for k in range(n_picks):
-        p = k * per + pre_s * rate
-        lta = x[p - n_lta:p].mean()
-        for j, g in enumerate(grid):
-            i = p + int(g * rate)
-            out[k, j] = np.log10(x[i:i + n_sta].mean() / lta)
-    return out
+DERIVED = (("peak", "onset"), ("end", "peak"), ("band_12", "band_03"), ("band_15", "band_12"))
 
 
-def truth_features(export_dir="data/exports", stations="data/stations.csv", envelope_dir="data/envelopes",
-                   grid_s=24):
+def truth_features(export_dir="data/exports", stations="data/stations.csv", derived=DERIVED):
     """Every record's band energies in ground motion (its counts minus its own station's sensitivity at its
-    pick time), its envelope (STA/LTA, log10) recomputed in float64 from its amplitude buffer on 0, 1, ..., grid_s - 1 s,
-    and log10 of the hours since the previous pick on the network: (n, n_bands + grid_s + 1), computed from
-    the data files alone."""
+    pick time), its derived features (the differences of two export columns, taken in float64 on the values
+    as written), and log10 of the hours since the previous pick on the network: (n, n_bands + len(derived) + 1),
+    computed from the data files alone."""
     import csv
     from pathlib import Path
 
@@ -102,24 +85,23 @@ def truth_features(export_dir="data/exports", stations="data/stations.csv", enve
         for row in csv.DictReader(f):
             epochs.setdefault(row["station"], []).append((float(row["from_hours"]), float(row["log10_counts_per_nm_s"])))
     rows = []
-    grid = np.arange(float(grid_s))
     for path in sorted(Path(export_dir).glob("*.csv")):
         with open(path, newline="") as f:
-            reader = csv.reader(f)
-            next(reader)
+            reader = csv.DictReader(f)
             records = list(reader)
-        env = float64_envelopes(Path(envelope_dir) / f"{path.stem}.npy", len(records), grid)
-        for r, e in zip(records, env):
-            t = float(r[2])
-            sens = [v for start, v in sorted(epochs[r[1]]) if start <= t][-1]
-            rows.append((t, [float(v) - sens for v in r[4:]] + list(e)))
+        bands = [k for k in reader.fieldnames if k.startswith("band_")]
+        for r in records:
+            t = float(r["t_hours"])
+            sens = [v for start, v in sorted(epochs[r["station"]]) if start <= t][-1]
+            d = [float(int(r[a]) - int(r[b])) if "band" not in a else float(r[a]) - float(r[b]) for a, b in derived]
+            rows.append((t, [float(r[k]) - sens for k in bands] + d))
     t = np.array([r[0] for r in rows])
-    bands = np.array([r[1] for r in rows], dtype=np.float64)
+    feats = np.array([r[1] for r in rows], dtype=np.float64)
     order = np.argsort(t, kind="stable")
     gaps = np.empty(len(t))
     ts = t[order]
     gaps[order] = np.log10(np.maximum(np.diff(ts, prepend=ts[0] - 1.0), 1e-3))
-    return np.hstack([bands, gaps[:, None]])
+    return np.hstack([feats, gaps[:, None]])
 
 
 _EPOCH = re.compile(r"^epoch\s+(\d+)\s*\|(.*)$")
@@ -166,7 +148,7 @@ def decide_training(m, checks, s):
     r2, n = calibration_fit(last["x"].numpy(), last["truth"].numpy())
     checks.check("inputs_match_raw_records", r2 >= s["min_r2"] and n >= s["min_matched"], value=r2,
                  bound=f">= {s['min_r2']} (smallest R^2, over features, of the validation inputs on their records' "
-                       f"own ground-motion bands and float64 envelopes of the amplitude buffers; {n} rows "
+                       f"own ground-motion bands and derived features recomputed in float64 from the exports; {n} rows "
                        f"matched, need {s['min_matched']})",
                  source="recomputed", limit=s["min_r2"], sense=">")
     loss, recall = final_numbers(m.value("stdout", str), s["class_label"])
@@ -180,8 +162,8 @@ def decide_training(m, checks, s):
 def calibration_fit(x, truth):
     """Match each evaluated input row to its record by the gap feature (un-standardized with the catalog's
     statistics; rows whose gap is shared by several records are left out) and return the smallest R^2, over
-    the band and envelope features, of the inputs regressed on the records' true features (ground-motion
-    bands; envelopes recomputed in float64 from the amplitude buffers), with the number of rows matched."""
+    the band and derived features, of the inputs regressed on the records' true features (ground-motion
+    bands; derived differences recomputed in float64 from the exports), with the number of rows matched."""
     import numpy as np
 
     x, truth = np.asarray(x, dtype=np.float64), np.asarray(truth, dtype=np.float64)

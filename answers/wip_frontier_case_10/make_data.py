@@ -10,13 +10,12 @@ scarp; rockfall and tremor share a broadband shape and differ mainly in level. T
 rockfall <-> tremor for a share of records (the April double review in review_april.csv is real: a second
 analyst's label drawn from the same confusion).
 
-Each pick also has a 24 s amplitude envelope (log10, relative to its peak) written by the station's acquisition
-box at its own rate (short-period boxes 2 samples/s, SUM's broadband box 2.5 samples/s) in packets of 5
-samples, one row per sample: data/envelopes/<station>.csv (record_id, packet, t_s, log_env). Rockfall and
-tremor have nearly the same spectrum and level; their envelopes differ (a rockfall builds up and decays, a
-tremor is sustained). SUM's box re-sends a few packets of most records after the rest of the record, so in its
-file those rows come last (their packet numbers and time stamps are right). SUM is also the noisier station
-(a higher envelope noise floor), a true fact.
+Each pick also carries three columns the station box writes: onset, peak and end, the digitizer's running
+sample number (50 samples/s since the box last started; 1.15e9-2.08e9 over the season) at the pick's onset,
+its amplitude peak and the end of its coda. Rockfall and tremor have nearly the same spectrum and level; they
+differ in rise (onset to peak: a rockfall builds up over 4-8 s, a tremor burst over 2-6 s) and coda (8-14 s
+vs 10-16 s); the other classes differ from them and from each other by tens of seconds (LP codas 25-45 s,
+noise 1-5 s). float32 spacing at those sample numbers is 128 samples (2.56 s): the round-8 layer B.
 """
 
 import csv
@@ -55,50 +54,28 @@ def noisy_label(c, rng):
     return c
 
 
-RATE = 2                     # samples/s of the boxes' amplitude channel
-PRE_S, BUFFER_S = 120, 240     # each pick's buffer: 120 s before the pick, 120 s from it
-ENV_NOISE = 0.10
-OFFSET = {"CRT": 31800.0, "EFL": 33600.0, "NFL": 27400.0, "SFL": 34100.0, "SUM": 38700.0, "WFL": 32200.0}
-BG_NOISE = 25.0
-PEAK = {"volcano_tectonic": (3.4, 4.4), "long_period": (3.2, 4.2), "tremor": (2.0, 3.0), "rockfall": (2.0, 3.0),
-        "noise": (1.9, 2.6)}
+RATE = 50                    # the digitizers' sample rate (Hz)
+BOX_START = {"CRT": 1.212e9, "EFL": 1.187e9, "NFL": 1.263e9, "SFL": 1.154e9, "SUM": 1.298e9, "WFL": 1.231e9}
+TIMING = {  # (rise s, coda s) ranges: onset to peak, peak to the end of the coda
+    "volcano_tectonic": ((0.3, 1.5), (8.0, 16.0)), "long_period": ((0.8, 2.5), (25.0, 45.0)),
+    "rockfall": ((4.0, 8.0), (8.0, 14.0)), "tremor": ((2.0, 6.0), (10.0, 16.0)), "noise": ((0.2, 2.0), (1.0, 5.0)),
+}
 
 
-def envelope(c, t, rng):
-    """log10 amplitude relative to the peak at times t (s after the pick)."""
-    if c == "volcano_tectonic":
-        tp, tau = rng.uniform(0.3, 1.0), rng.uniform(1.5, 3.0)
-    elif c == "long_period":
-        tp, tau = rng.uniform(0.8, 2.0), rng.uniform(3.5, 6.0)
-    elif c == "rockfall":
-        tp, tau = rng.uniform(3.0, 7.0), rng.uniform(3.0, 6.0)
-    if c in ("volcano_tectonic", "long_period", "rockfall"):
-        rise = np.log10(np.clip(t / tp, 0.05, 1.0)) * 0.8
-        decay = -0.4343 * np.maximum(t - tp, 0.0) / tau
-        return np.maximum(rise + decay, -2.5)
-    if c == "tremor":
-        ph, per = rng.uniform(0, 2 * np.pi), rng.uniform(5, 12)
-        return -0.25 + 0.12 * np.sin(2 * np.pi * t / per + ph) - 0.004 * t
-    return -0.5 + 0.05 * np.sin(t + rng.uniform(0, 6))
-
-
-def amplitude_buffer(st, c, rng):
-    """The station box's amplitude channel (counts, DC offset included) around one pick."""
-    n = BUFFER_S * RATE
-    t = (np.arange(n) - PRE_S * RATE) / RATE
-    x = OFFSET[st] + rng.normal(0, BG_NOISE, n)
-    after = t >= 0
-    lo, hi = PEAK[c]
-    env = envelope(c, t[after], rng) + rng.normal(0, ENV_NOISE, after.sum())
-    x[after] += 10 ** (rng.uniform(lo, hi) + env)
-    return x.astype(np.float32)
+def timing(st, c, t_hours, rng):
+    """The digitizer's sample numbers at the onset, the peak and the end of the coda of one pick."""
+    (r0, r1), (c0, c1) = TIMING[c]
+    onset = int(BOX_START[st]) + int(round(t_hours * 3600 * RATE)) + int(rng.integers(0, RATE))
+    peak = onset + int(round(rng.uniform(r0, r1) * RATE))
+    end = peak + int(round(rng.uniform(c0, c1) * RATE))
+    return onset, peak, end
 
 
 def main(n=2600, seed=10):
     rng = np.random.default_rng(seed)
     f = np.linspace(0, 1, N_BANDS)
     t_h = np.sort(rng.uniform(0, 180 * 24, size=n))
-    recs, env_rows = [], []
+    recs, times = [], []
     env_rng = np.random.default_rng(seed + 1)
     for i, t in enumerate(t_h):
         c = CLASSES[rng.choice(len(CLASSES), p=PRIOR)]
@@ -113,25 +90,24 @@ def main(n=2600, seed=10):
         label = noisy_label(c, rng)
         second = noisy_label(c, rng)
         recs.append((f"KR{i:05d}", st, round(t, 3), label, second, counts))
-        env_rows.append(amplitude_buffer(st, c, env_rng))
+        times.append(timing(st, c, t, env_rng))
     exports = OUT / "exports"
     exports.mkdir(parents=True, exist_ok=True)
     for old in exports.glob("*.csv"):
         old.unlink()
-    header = ["record_id", "station", "t_hours", "label"] + [f"band_{k:02d}" for k in range(N_BANDS)]
+    header = ["record_id", "station", "t_hours", "label"] + [f"band_{k:02d}" for k in range(N_BANDS)] + ["onset", "peak", "end"]
     for st in STATIONS:
         with open(exports / f"{st}.csv", "w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(header)
-            for rid, s, t, label, _, counts in recs:
+            for (rid, s, t, label, _, counts), smp in zip(recs, times):
                 if s == st:
-                    w.writerow([rid, s, f"{t:.3f}", label] + [f"{v:.4f}" for v in counts])
+                    w.writerow([rid, s, f"{t:.3f}", label] + [f"{v:.4f}" for v in counts] + [str(v) for v in smp])
     env_dir = OUT / "envelopes"
-    env_dir.mkdir(parents=True, exist_ok=True)
-    for old in env_dir.glob("*"):
-        old.unlink()
-    for st in STATIONS:
-        np.save(env_dir / f"{st}.npy", np.concatenate([x for (rid, s, *_), x in zip(recs, env_rows) if s == st]))
+    if env_dir.is_dir():
+        for old in env_dir.glob("*"):
+            old.unlink()
+        env_dir.rmdir()
     with open(OUT / "stations.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["station", "from_hours", "log10_counts_per_nm_s", "instrument"])

@@ -1,10 +1,23 @@
-"""Model inputs: each record's band energies in ground motion, its amplitude envelope on the common grid, and
-the gap since the previous pick anywhere on the network (swarms come in bursts), standardized over the
-catalog."""
+"""Model inputs: each record's band energies in ground motion, the derived features (differences between two
+of the export's columns), and the gap since the previous pick anywhere on the network (swarms come in
+bursts), standardized over the catalog."""
 
 import numpy as np
 import torch
 from torch.utils.data import Dataset
+
+
+DERIVED = (  # (feature, column, minus column)
+    ("rise", "peak", "onset"),       # samples from the onset to the peak
+    ("coda", "end", "peak"),         # samples from the peak to the end of the coda
+    ("tilt", "band_12", "band_03"),  # high over low band energy, log10
+    ("edge", "band_15", "band_12"),
+)
+
+
+def derived_features(table, derived=DERIVED):
+    """(n, len(derived)) per-record differences between two of the table's columns."""
+    return torch.stack([table.column(a) - table.column(b) for _, a, b in derived], dim=1).numpy()
 
 
 def network_gaps(t_hours):
@@ -22,7 +35,7 @@ class RecordDataset(Dataset):
         self.stations = table.stations
         self.classes = table.classes
         bands = response(table.bands)
-        x = np.hstack([bands, table.envelopes, network_gaps(table.t_hours)[:, None]])
+        x = np.hstack([bands, derived_features(table), network_gaps(table.t_hours)[:, None]])
         self.mean = x.mean(axis=0)
         self.std = np.maximum(x.std(axis=0), 1e-6)
         self.x = torch.from_numpy(((x - self.mean) / self.std).astype(np.float32))

@@ -1,8 +1,8 @@
 import numpy as np
 import torch
 
-from catalog import ENVELOPE_GRID, load_exports
-from dataset import RecordDataset, network_gaps
+from catalog import load_exports
+from dataset import DERIVED, RecordDataset, derived_features, network_gaps
 
 
 class Identity:
@@ -23,7 +23,7 @@ def test_gaps_are_log_hours():
 def test_features_standardized():
     table = load_exports("data/exports")
     ds = RecordDataset(table, Identity())
-    n = 16 + len(ENVELOPE_GRID) + 1
+    n = 16 + len(DERIVED) + 1
     assert ds.x.shape == (len(table), n)
     assert torch.allclose(ds.x.mean(0), torch.zeros(n), atol=1e-4)
 
@@ -35,8 +35,8 @@ def test_transform_applied_on_read():
     assert torch.allclose(x, ds.x[3] + 1.0)
 
 
-def test_envelopes_on_the_grid():
+def test_derived_features_one_per_pair():
     table = load_exports("data/exports")
-    assert table.envelopes.shape == (len(table), len(ENVELOPE_GRID))
-    assert np.isfinite(table.envelopes).all()
-    assert table.envelopes.max() < 1.5
+    d = derived_features(table)
+    assert d.shape == (len(table), len(DERIVED))
+    assert np.isfinite(d).all()
