@@ -16,13 +16,13 @@ if not (HERE / "families").is_dir():  # in the repository, not the verifier's bu
 from families.unclipped_update import record_meter_usage, run_recorded  # noqa: E402
 from verifylib import import_workspace_module, measure_main, require  # noqa: E402
 
-CONFIG = "configs/season26.toml"  # train.py's default --config
+README_CONFIG = "configs/season26.toml"  # train.py's default --config
 
 
 def measure(seed, rec):
     config = import_workspace_module("config")
     train = import_workspace_module("train")
-    cfg, trainer = run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
+    cfg, trainer = run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), README_CONFIG)
     record_meter_usage(rec, cfg.data.export_dir, "water_meter_l", cfg.model.pretrained,
                        [trainer.train_loader.dataset, trainer.val_loader.dataset])
 
