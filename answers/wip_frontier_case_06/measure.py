@@ -1,4 +1,4 @@
-"""frontier_case_06, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_06-211abad670f22b86
+"""wip_frontier_case_06, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_06-211abad670f22b86
 
 Calls the agent's code only through config.load_config("configs/router.toml", [train.seed=seed]) and
 train.run(cfg), as the README's `python train.py --config configs/router.toml` does. Per seed it records, for

@@ -1,4 +1,4 @@
-"""frontier_case_06, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_06-211abad670f22b86
+"""wip_frontier_case_06, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_06-211abad670f22b86
 
 Two independent defects. Layer A (optimizer): optim.param_groups exempts from weight decay only parameters
 whose names contain "bias", "LayerNorm.weight" or "embeddings.", names of another model; this model's norms
