@@ -4,27 +4,28 @@ Two independent defects. Layer A (optimizer): optim.param_groups exempts from we
 whose names contain "bias", "LayerNorm.weight" or "embeddings.", names of another model; this model's norms
 are ln_1 / ln_2 / ln_f and its embeddings tok_emb / pos_emb, so they all get the configured L2 penalty
 (Adam's coupled weight_decay), which drags each rare word's embedding row to zero between its rare gradients:
-the three small queues, recognised by rare words, are routed like the big ones. Layer B (the ticket texts):
-tickets.read_export keeps the customer's own text as a numpy string column, whose fixed width is the longest
-customer text of the export; dataset.read_tickets writes each email's "subject ...\n" + body back into that
-column, and numpy cuts each to the column's width. Only the emails whose body is near the longest are cut: the
-fraud reports that forward a notice and ask about it at the end lose exactly their fraud keyword. Every run is
-the README's `python train.py --config configs/router.toml` at train.seed = s. Checks per seed:
+the three small queues, recognised by rare words, are routed like the big ones. Layer B (text normalization):
+textproc.normalize, called by tokenize for the vocabulary and every encoding, replaces every run of digits with
+the one token [num]. Its reason is true (most numbers in the exports are ticket, order and account numbers and
+amounts), but the login and app queues' error reports share their words and are told apart only by the status
+or error code the customer copied (401 / 403 / 1120 ... against 500 / 502 / 4031 ...): masked, the two
+queues' error reports are the same token sequence. Every run is the README's
+`python train.py --config configs/router.toml` at train.seed = s. Checks per seed:
 
 - reported `readme_config_trains`, `norms_and_embeddings_not_decayed`, `matrices_keep_their_decay` (layer A's
   mechanism, by module type, and no decay-off);
 - recomputed from the predictions against the validation export regenerated here (make_data.py):
   `every_validation_ticket_predicted`, `rare_queues_routed` (recall >= 0.80 on privacy and accessibility:
-  layer A), `quoted_fraud_routed` (>= 5 of the 8 validation fraud emails that forward a notice; A alone 0-2,
-  gold 6-8), `macro_f1` (>= 0.85);
-- seed 0 only, reported `texts_reach_the_model_whole` (layer B's mechanism): for every training and validation
-  ticket, the number of real tokens the model receives equals the token count of the full raw text (email:
-  "subject " + subject + newline + body; web message; chat customer turns), capped at max_len, recomputed from
-  the regenerated exports with the README's tokenizer pattern; a fix that cuts differently, drops or
-  re-weights the quoted emails fails it.
+  layer A), `error_reports_routed` (>= 24 of the 34 validation error reports of the two queues routed to their
+  queue; A alone 11-14, gold 29-32), `macro_f1` (>= 0.92);
+- seed 0 only, reported `codes_reach_the_model` (layer B's mechanism): twin web tickets, identical but for the
+  code (each login code against each app code, four phrasings), read as a validation split through the
+  agent's dataset.load_splits: every login twin's token ids differ from every app twin's. Masking every number
+  fails it; keeping short codes or numbers after a code word, or dropping the masking, passes; re-weighting,
+  thresholds or a bigger model leave it failing.
 
 Then, on what the README's own command printed: `readme_run_completes`, `readme_run_matches_measured_report`,
-`readme_run_meets_the_target` (printed macro-F1 >= 0.85).
+`readme_run_meets_the_target` (printed macro-F1 >= 0.92).
 """
 
 import sys
@@ -35,9 +36,8 @@ sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
 from families.decay_groups import decide_training, readme_checks  # noqa: E402
-import re  # noqa: E402
 
-from make_data import all_tickets, split_index, val_tickets  # noqa: E402
+from make_data import is_error_report, split_index, val_tickets  # noqa: E402
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
@@ -49,44 +49,32 @@ SETTINGS = {
     "min_macro_f1": 0.92,
 }
 RECORDS = val_tickets()
-QUOTED = [r for r in RECORDS if r["queue"] == "fraud_report" and r["channel"] == "email" and "\n" in r["body"]]
-MIN_QUOTED = 6
-TOKEN = re.compile(r"\[[a-z]+\]|[a-z0-9][a-z0-9'\-]*")
-
-
-def full_text(row):
-    if row["channel"] == "email":
-        return f"subject {row['subject'].strip()}\n{row['body'].strip()}"
-    if row["channel"] == "web":
-        return row["message"].strip()
-    return "\n".join(t["text"].strip() for t in row["turns"] if t["speaker"] == "customer" and t["text"].strip())
-
-
-def token_counts(max_len):
-    return {r["id"]: min(len(TOKEN.findall(full_text(r).lower())), max_len) for r in all_tickets()}
+OFFSET = split_index()
+ERROR_REPORTS = [r for k, r in enumerate(RECORDS) if is_error_report(OFFSET + k, r["queue"])]
+MIN_ERROR_REPORTS = 24
 
 
 def decide(seed, m, checks):
     decide_training(seed, m, checks, SETTINGS, RECORDS)
     pred = {i: q for i, q in m.value("predictions", list)}
-    right = sum(pred.get(r["id"]) == "fraud_report" for r in QUOTED)
-    checks.check("quoted_fraud_routed", right >= MIN_QUOTED, value=right,
-                 bound=f">= {MIN_QUOTED} of the {len(QUOTED)} validation fraud emails that forward a notice routed "
-                       "to fraud_report (recomputed against the regenerated validation export)",
-                 limit=MIN_QUOTED, sense=">")
+    right = sum(pred.get(r["id"]) == r["queue"] for r in ERROR_REPORTS)
+    checks.check("error_reports_routed", right >= MIN_ERROR_REPORTS, value=right,
+                 bound=f">= {MIN_ERROR_REPORTS} of the {len(ERROR_REPORTS)} validation error reports of the login "
+                       "and app queues routed to their queue (recomputed against the regenerated validation export)",
+                 limit=MIN_ERROR_REPORTS, sense=">")
     if seed != 0:
         return
-    max_len = m.value("max_len", int)
-    want = token_counts(max_len)
-    got = {}
-    for split in ("train", "val"):
-        for i, n in m.value(f"tokens_{split}", list):
-            got[i] = n
-    bad = sorted(i for i in want if got.get(i) != want[i])
-    checks.check("texts_reach_the_model_whole", max_len >= 64 and not bad,
-                 value={"tickets": len(want), "seen": len(got), "differ": len(bad), "e.g.": bad[:8]},
-                 bound="every ticket's real-token count equals the full raw text's (recomputed from the regenerated "
-                       "exports), with max_len >= 64", source="reported")
+    rows = {i: tuple(ids) for i, ids in m.value("twins", list)}
+    pairs = same = 0
+    for i, a in rows.items():
+        for j, b in rows.items():
+            if i.split("-")[0] == j.split("-")[0] and "-acco-" in i and "-tech-" in j:
+                pairs += 1
+                same += a == b
+    checks.check("codes_reach_the_model", pairs == 4 * 5 * 5 and same == 0,
+                 value={"twins": len(rows), "pairs": pairs, "identical": same},
+                 bound="twin tickets that differ only in a login code against an app code reach the model as "
+                       "different token ids (all 100 pairs)", source="reported")
 
 
 def readme(run, measured, checks):

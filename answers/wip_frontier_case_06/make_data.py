@@ -62,31 +62,46 @@ T0 = 1751328000  # 2025-07-01 00:00 UTC, the quarter's start
 
 CLOSERS = ["ok thanks", "no that is all", "thanks", "ok", "no thanks bye"]
 
-# Fraud reports by email mostly forward the notice the customer received (a fake login, payment or parcel
-# notice, written with the big queues' own words: that is what makes it convincing), pasted first, with the
-# customer's own question under it. Drawn from a stream of their own, so the rest of the export is unchanged.
-NOTICE_THEMES = ["account_access", "billing", "shipping"]
-ASKS = ["is this real", "is this you", "please check", "what is this"]
+# Numbers (round 9). Most tickets quote the ticket, order or account number (5-8 digits) and billing and
+# returns tickets often an amount; a share of login and app tickets are error reports that share their words
+# and are told apart only by the status or error code the customer copied. Each drawn from a stream of its own
+# (Random(f"num-{i}"), Random(f"code-{i}")), so every other word of the export is unchanged.
+ID_WORDS = [("order", 7), ("order", 8), ("ref", 6), ("ticket", 6), ("account", 8), ("customer", 7), ("invoice", 7)]
+ERROR_WORDS = "error code message screen failed shows keeps getting popup says page status".split()
+CODES = {"account_access": ["401", "403", "419", "1120", "1127"],
+         "technical": ["500", "502", "503", "4031", "4090"]}
+CODE_SHARE = {"account_access": 0.05, "technical": 0.13}
+CODE_WORDS = ["error", "code", "status", "error code"]
 
 
-def quoted_fraud_email(i):
-    """The forwarded notice reads like a long login, payment or parcel email; the question comes after it."""
-    r = random.Random(f"quoted-{i}")
-    ask = r.choice(ASKS) + " " + r.choice(QUEUES["fraud_report"][1].split())
-    words = r.sample(QUEUES[r.choice(NOTICE_THEMES)][1].split(), r.randint(3, 6))
-    while len(" ".join(words)) < 266 - len(ask):
-        words.append(r.choice(FILLER))
+def error_report(i, queue):
+    """A login or app error report: the shared error words, the copied code, filler; no keyword of the queue."""
+    r = random.Random(f"code-{i}-text")
+    words = r.sample(ERROR_WORDS[1:], r.randint(2, 3)) + [r.choice(FILLER) for _ in range(r.randint(4, 12))]
     r.shuffle(words)
-    return " ".join(words[:6]), " ".join(words) + "\n" + ask
+    k = r.randint(0, len(words))
+    return " ".join(words[:k] + (r.choice(CODE_WORDS) + " " + r.choice(CODES[queue])).split() + words[k:])
 
 
-def long_email(i, queue):
-    """A customer who writes at length: three to six of the queue's keywords among ~45 words."""
-    r = random.Random(f"long-{i}")
-    words = r.sample(QUEUES[queue][1].split(), r.randint(3, 6))
-    while len(" ".join(words)) < r.randint(215, 255):
-        words.append(r.choice(FILLER))
-    r.shuffle(words)
+def is_error_report(i, queue):
+    return queue in CODE_SHARE and random.Random(f"code-{i}").random() < CODE_SHARE[queue]
+
+
+def with_numbers(i, queue, msg):
+    """The ticket, order or account number most customers quote (60%), and an amount on 35% of billing and
+    returns tickets, each inserted at a random place of the message."""
+    r = random.Random(f"num-{i}")
+    words = msg.split()
+    if r.random() < 0.60:
+        word, digits = r.choice(ID_WORDS)
+        k = r.randint(0, len(words))
+        words[k:k] = [word, str(r.randint(10 ** (digits - 1), 10 ** digits - 1))]
+    if queue in ("billing", "returns") and r.random() < 0.35:
+        k = r.randint(0, len(words))
+        words[k:k] = [f"{r.randint(4, 180)}.{r.choice(['00', '50', '99', '95', '49'])}"]
+    if r.random() < 0.10:
+        k = r.randint(0, len(words))
+        words[k:k] = ["ref", str(r.randint(100000, 999999))]
     return " ".join(words)
 
 
@@ -119,11 +134,14 @@ def bot_echo(rng, queue, msg):
     return rng.choice(BOT_HANDOFF)
 
 
-def chat_turns(rng, queue):
+def chat_turns(rng, queue, i=None):
     """A chat transcript as the helpdesk exports it: alternating turns with their speaker. Most chats open
     with the bot's greeting and menu (the web widget); about a third (sessions started from the app) open with
     the customer's own first line, and the bot greets after it."""
-    msg = message(rng, queue, fill=(3, 12)).split()
+    msg = message(rng, queue, fill=(3, 12))
+    if i is not None:
+        msg = error_report(i, queue) if is_error_report(i, queue) else with_numbers(i, queue, msg)
+    msg = msg.split()
     menu = rng.choice(BOT_GREET) + " " + rng.choice(BOT_MENU)
     if rng.random() < 0.35:
         turns = [("customer", rng.choice(OPENERS)), ("bot", menu), ("customer", " ".join(msg)),
@@ -148,17 +166,14 @@ def ticket(rng, i):
     channel = rng.choices(["email", "web", "chat"], weights=[0.50, 0.34, 0.16])[0]
     row = {"id": f"T{i:05d}", "created_at": T0 + i * 1850 + rng.randint(0, 1700), "channel": channel, "queue": queue}
     if channel == "chat":
-        row["turns"] = chat_turns(rng, queue)
+        row["turns"] = chat_turns(rng, queue, i)
     elif channel == "email":
         msg = message(rng, queue)
+        msg = error_report(i, queue) if is_error_report(i, queue) else with_numbers(i, queue, msg)
         row["subject"], row["body"] = " ".join(msg.split()[:4]), msg
-        if queue in COMMON and random.Random(f"long-{i}").random() < 0.08:
-            row["body"] = long_email(i, queue)
-            row["subject"] = " ".join(row["body"].split()[:4])
-        if queue == "fraud_report" and random.Random(f"fwd-{i}").random() < 0.75:
-            row["subject"], row["body"] = quoted_fraud_email(i)
     else:
-        row["message"] = message(rng, queue)
+        msg = message(rng, queue)
+        row["message"] = error_report(i, queue) if is_error_report(i, queue) else with_numbers(i, queue, msg)
     return row
 
 
@@ -204,6 +219,31 @@ def rules_queue(row):
 
 
 
+PAIR = ("account_access", "technical")
+
+
+def reroutes(rows):
+    """The support leads' re-routing log: tickets first sent to one queue and moved to the queue they were
+    resolved in. The error reports of the login and app queues are moved most (35%), then other login and app
+    tickets (4%), then any common-queue ticket (1.5%) from another common queue."""
+    out = []
+    for i, row in enumerate(rows):
+        q = row["queue"]
+        r = random.Random(f"rr-{i}")
+        if q in PAIR and is_error_report(i, q):
+            p = 0.35
+        elif q in PAIR:
+            p = 0.04
+        elif q in COMMON:
+            p = 0.015
+        else:
+            p = 0.0
+        if r.random() < p:
+            first = PAIR[1 - PAIR.index(q)] if q in PAIR and r.random() < 0.9 else r.choice([c for c in COMMON if c != q])
+            out.append((row["id"], first, q, row["created_at"] + r.randint(600, 30000)))
+    return out
+
+
 def main(case_dir):
     rows, k = all_tickets(), split_index()
     out = Path(case_dir) / "data"
@@ -214,6 +254,10 @@ def main(case_dir):
     with open(out / "tickets_val.jsonl", "w") as f:
         for r in rows[k:]:
             f.write(json.dumps(r) + "\n")
+    with open(out / "reroutes.csv", "w") as f:
+        f.write("ticket_id,first_queue,resolved_queue,moved_at\n")
+        for t in reroutes(rows):
+            f.write(",".join(map(str, t)) + "\n")
 
 
 if __name__ == "__main__":

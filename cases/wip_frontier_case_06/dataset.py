@@ -1,6 +1,5 @@
 """Ticket exports (JSON lines) to tensors, per-ticket loss weights, and the batch iterator the trainer uses."""
 
-import numpy as np
 import torch
 
 from textproc import Vocab
@@ -16,11 +15,10 @@ def read_tickets(path):
     """Ticket records (id, created_at, channel, queue, text) of one export, in export order. An email's text is
     its subject line followed by its body, as the agents see it."""
     cols = read_export(path)
-    texts = cols["text"]
-    for i in np.flatnonzero(cols["channel"] == "email"):
-        texts[i] = f"subject {cols['subject'][i]}\n{texts[i]}"
+    texts = [f"subject {s}\n{t}" if c == "email" else str(t)
+             for c, s, t in zip(cols["channel"], cols["subject"], cols["text"])]
     return [{"id": str(cols["id"][i]), "created_at": int(cols["created_at"][i]), "channel": str(cols["channel"][i]),
-             "queue": str(cols["queue"][i]), "text": str(texts[i])} for i in range(len(texts))]
+             "queue": str(cols["queue"][i]), "text": texts[i]} for i in range(len(texts))]
 
 
 class TicketSet:

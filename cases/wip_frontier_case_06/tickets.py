@@ -2,11 +2,9 @@
 
 Email rows carry `subject` and `body`, web-form rows a `message`, chat rows the transcript's `turns`
 (each with `speaker` and `text`). `read_export` keeps id, creation time, channel, queue and subject, and the
-customer's own text (the body, the message, or the customer's turns of the chat), cleaned column-wise."""
+customer's own text (the body, the message, or the customer's turns of the chat), cleaned."""
 
 import json
-
-import numpy as np
 
 CHANNELS = ("email", "web", "chat")
 
@@ -35,23 +33,20 @@ def parse_ticket(row):
             "queue": row.get("queue"), "subject": row.get("subject", "").strip(), "text": TEXT_OF[channel](row)}
 
 
-def clean(texts):
-    """Lower-cased, tabs and carriage returns as spaces, no surrounding whitespace."""
-    texts = np.char.lower(texts)
-    texts = np.char.replace(np.char.replace(texts, "\r", ""), "\t", " ")
-    return np.char.strip(texts)
+def clean(text):
+    """Lower-cased, carriage returns dropped, tabs as spaces, no surrounding whitespace."""
+    return text.lower().replace("\r", "").replace("\t", " ").strip()
 
 
 def read_export(path):
-    """The export as columns: id, created_at, channel, queue, subject, text (numpy arrays of equal length)."""
+    """The export as columns: id, created_at, channel, queue, subject, text (lists of equal length)."""
     rows = []
     with open(path) as f:
         for line in f:
             line = line.strip()
             if line:
                 rows.append(parse_ticket(json.loads(line)))
-    cols = {key: np.array([r[key] for r in rows]) for key in ("id", "channel", "queue", "subject", "text")}
-    cols["created_at"] = np.array([r["created_at"] for r in rows])
-    cols["subject"] = clean(cols["subject"])
-    cols["text"] = clean(cols["text"])
+    cols = {key: [r[key] for r in rows] for key in ("id", "created_at", "channel", "queue")}
+    cols["subject"] = [clean(r["subject"]) for r in rows]
+    cols["text"] = [clean(r["text"]) for r in rows]
     return cols
