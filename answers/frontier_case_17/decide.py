@@ -8,7 +8,7 @@ nn.Linear) keeps its 2025 weights. Layer B (spectrum.py, called from train.run a
 the feature stage replaces the twelve band levels of every pass by their projection on the leading principal
 components of the training bands, the fewest that carry 97% of the variance (three here: 97.6%), written back
 onto the twelve bands. The stage does exactly what its docstring says and its reason is true (the band block
-is strongly collinear: neighbouring bands correlate 0.9-0.98), but flat spots and out-of-round wheels load the
+is strongly collinear: neighbouring bands correlate 0.91-0.96), but flat spots and out-of-round wheels load the
 bands alike except for a small opposite notch at 160-250 Hz, orthogonal to the shared level / tilt / curvature
 factors and so to the kept components: the projection removes it (its score on the training passes correlates
 0.19 with the exports'), on every site and in both splits, and the pair is left to the weaker cues outside the

@@ -1,10 +1,10 @@
 """The impact spectrum as model inputs.
 
-The twelve band levels of a pass move together: a harder hit raises every band at once and the wagon's
-speed tilts the whole spectrum, so the band block is strongly collinear (see its correlation matrix). The
-feature stage keeps the principal components of the band block that carry `share` of the training passes'
-band variance and writes each pass back onto the twelve bands from those components, so the backbone keeps
-its input layout. The basis is fitted on the training split only and applied to both splits.
+The twelve band levels of a pass move together (a harder hit raises every band at once, and the spectrum's
+slope and bow vary from pass to pass as a whole), so the band block is strongly collinear (see its
+correlation matrix: neighbouring bands correlate above 0.9). The feature stage keeps the principal
+components of the band block that carry `share` of the training passes' band variance and writes each pass
+back onto the twelve bands from those components, so the backbone keeps its input layout. The basis is fitted on the training split only and applied to both splits.
 """
 
 import dataclasses
