@@ -29,7 +29,7 @@ train.seed = s (5 epochs of 45 batches of 64). Checks per seed:
   and of the exports' bands is >= 0.95 (broken 0.19; no stage, or every component kept, 1.0; share 0.995 keeps
   ten components, 0.994; share 0.98 keeps four, 0.51, and fails);
 - reported `pair_f1`: the mean of the flat_spot and out_of_round F1 on the final printed line >= 0.665
-  (A fixed alone 0.630-0.634, both fixed about 0.70);
+  (A fixed alone 0.633-0.636, both fixed 0.698-0.706; share 0.995 0.681-0.699);
 - reported `balanced_accuracy` >= 0.67 on the final printed line (broken 0.635-0.660, A fixed alone
   0.6847-0.6872, both fixed 0.707-0.713); `alarm_recall` is recorded with no bound (built-up tread is poor
   in every version, about 0.3-0.35).
