@@ -24,36 +24,74 @@ FEATURES = [f"band_{f}hz" for f in (20, 40, 60, 80, 100, 125, 160, 200, 250, 315
     "peak_kn", "mean_kn", "crest", "kurtosis", "speed_kmh", "rail_temp", "axle_load_t", "noise_floor"]
 SITES = {"ashby-junction": "AJ", "kerrow-cutting": "KC", "lindel-bank": "LB", "stroud-viaduct": "SV"}
 WAGONS, PASSES = 8, 120
-SHIFT = {1: 1.3, 2: 1.3, 3: 1.3}
+SHIFT = {1: 1.5, 2: 1.5, 3: 1.5}
 SHOP_RATE = [0.08, 0.7, 0.7, 0.7, 0.75]       # share of each condition's passes confirmed at the shop
 WAYSIDE_WRONG = 0.3                            # wayside defect calls that name the wrong condition
-ODO_AT = 19                                    # odo_revs sits after axle_load_t
-ODO_START = (1.4e8, 3.4e8)                     # each wagon's hubodometer (wheel revolutions) at the 2026 start
-ODO_YEAR = 9_000_000                           # revolutions a wagon runs in a year (2025 start = 2026 - this)
-LOOP_REVS = 20_760                             # revolutions of one shuttle loop (60 km of 2.89 m wheels)
-LOOP_SD = 5.0                                  # yard moves: the loop's spread in revolutions
-SLIDE = (15.0, 4.0)                            # flat-spot wagons: revolutions lost to sliding per loop
+BAND_FACTORS = (1.0, 0.6, 0.35)                 # level, tilt, curvature: the shared band-energy factors (sd)
+BAND_OWN = 0.20                                # each band's own variation (sd)
+NOTCH = 0.24                                   # flat spots / out-of-round wheels: opposite notch at 160-250 Hz
+PAIR_OTHER = 1.10                              # the pair's small difference outside the bands (crest, kurtosis)
 SHOP_SWAP = 0.10                               # shop flat/oval calls that name the other of the two
 REINSPECTED = 0.2                              # share of the shop's flat/oval passes re-inspected in June
 NOISE_FLOOR_SITE = {"stroud-viaduct": 0.9}     # the viaduct's deck rings: the highest noise floor
 SEASON_SHIFT = {2026: {"speed_kmh": 0.8, "rail_temp": -0.7}}  # faster timetable, a cold spring
 
 
+NB = 12                                        # the impact spectrum's bands come first
+
+
+def band_loadings():
+    """(12, 3): how the shared factors (overall level, tilt, curvature) load the twelve bands."""
+    u = np.linspace(-1, 1, NB)
+    level = 1.0 + 0.15 * np.cos(np.pi * u)
+    tilt = u
+    curve = 1.5 * (u ** 2 - (u ** 2).mean())
+    return np.stack([level, tilt, curve], axis=1)
+
+
+def notch():
+    """A narrow notch at 160-250 Hz, with the shared factors' shapes taken out (unit length)."""
+    e = np.zeros(NB)
+    e[[5, 6, 7, 8]] = [-0.6, 1.0, 1.0, -0.6]
+    q, _ = np.linalg.qr(band_loadings())
+    e = e - q @ (q.T @ e)
+    return e / np.linalg.norm(e)
+
+
 def prototypes():
     rng = np.random.default_rng(11)
+    lo = band_loadings()
     protos = np.zeros((len(CONDITIONS), len(FEATURES)))
     for c, scale in SHIFT.items():
-        v = rng.normal(0, 1, len(FEATURES))
-        protos[c] = scale * v / np.sqrt((v ** 2).mean())
-    protos[2] = protos[1]                      # flat and oval wheels load the bands alike; sliding differs
-    v = rng.normal(0, 1, len(FEATURES))
-    protos[4] = 0.5 * protos[3] + 0.7 * v / np.sqrt((v ** 2).mean())
+        v = rng.normal(0, 1, len(FEATURES) - NB)
+        protos[c, NB:] = scale * v / np.sqrt((v ** 2).mean())
+        protos[c, :NB] = lo @ rng.normal(0, 1.0, 3)
+    protos[2] = protos[1]                      # flat and oval wheels load the spectrum alike, but for the notch
+    protos[1, :NB] += NOTCH * notch()
+    protos[2, :NB] -= NOTCH * notch()
+    d = rng.normal(0, 1, len(FEATURES) - NB)
+    d[[2, 3]] += 1.5
+    d = PAIR_OTHER * d / np.linalg.norm(d)
+    protos[1, NB:] += d
+    protos[2, NB:] -= d
+    v = rng.normal(0, 1, len(FEATURES) - NB)
+    protos[4, NB:] = 0.5 * protos[3, NB:] + 0.7 * v / np.sqrt((v ** 2).mean())
+    protos[4, :NB] = 0.5 * protos[3, :NB] + lo @ rng.normal(0, 0.5, 3)
     return protos
+
+
+def draw(rng, lo, scale_f, scale_own):
+    """A vector over FEATURES: the bands through the shared factors plus their own part, the rest iid."""
+    x = rng.normal(0, 1, len(FEATURES))
+    f = rng.normal(0, 1, 3) * np.asarray(BAND_FACTORS) * scale_f
+    x[:NB] = lo @ f + scale_own * x[:NB]
+    return x
 
 
 def season(seed, allowed, year):
     rng = np.random.default_rng(seed)
     protos = prototypes()
+    lo = band_loadings()
     prev = np.array([PREVALENCE[s] for s in allowed])
     prev = prev / prev.sum()
     shift = np.zeros(len(FEATURES))
@@ -61,25 +99,23 @@ def season(seed, allowed, year):
         shift[FEATURES.index(name)] = v
     files = {}
     for site, code in SITES.items():
-        site_off = rng.normal(0, 0.3, len(FEATURES))
+        site_off = 0.3 * draw(rng, lo, 1.0, 0.3)
         site_off[FEATURES.index("noise_floor")] += NOISE_FLOOR_SITE.get(site, 0.0)
         irng = np.random.default_rng([seed, len(files)])
         rows = []
         for w in range(WAGONS):
             wagon = f"{code}-{w + 1:02d}"
-            wagon_off = rng.normal(0, 0.5, len(FEATURES))
+            wagon_off = 0.5 * draw(rng, lo, 1.0, 0.3)
             phase = rng.integers(0, 5)
             t = 0
-            noise = rng.normal(0, 1, len(FEATURES))
-            orng = np.random.default_rng([99, len(files), w])
-            odo = int(orng.uniform(*ODO_START)) - (ODO_YEAR if year == 2025 else 0)
+            noise = draw(rng, lo, 1.0, BAND_OWN)
             while t < PASSES:
                 state = allowed[rng.choice(len(prev), p=prev)]
                 length = 1 + rng.geometric(1 / 10)
                 for _ in range(length):
                     if t >= PASSES:
                         break
-                    noise = 0.6 * noise + 0.8 * rng.normal(0, 1, len(FEATURES))
+                    noise = 0.6 * noise + 0.8 * draw(rng, lo, 1.0, BAND_OWN)
                     x = site_off + wagon_off + protos[state] + noise + shift
                     hour = (t * 5 + phase) % (PASSES * 5)
                     source = "shop" if rng.random() < SHOP_RATE[state] else "wayside"
@@ -88,21 +124,17 @@ def season(seed, allowed, year):
                         label = int(rng.choice([c for c in allowed if c != state]))
                     if source == "shop" and state in (1, 2) and irng.random() < SHOP_SWAP:
                         label = 3 - state
-                    odo += int(round(LOOP_REVS + irng.normal(0, LOOP_SD)))
-                    if state == 1:
-                        odo -= int(round(max(irng.normal(*SLIDE), 0.0)))
-                    axle = odo
-                    rows.append((hour, wagon, CONDITIONS[label], source, x, axle, state))
+                    rows.append((hour, wagon, CONDITIONS[label], source, x, state))
                     t += 1
         rows.sort(key=lambda r: (r[0], r[1]))
-        files[site] = [(f"{code}{year % 100}-{i:05d}", wagon, hour, lab, src, x, axle, state)
-                       for i, (hour, wagon, lab, src, x, axle, state) in enumerate(rows)]
+        files[site] = [(f"{code}{year % 100}-{i:05d}", wagon, hour, lab, src, x, state)
+                       for i, (hour, wagon, lab, src, x, state) in enumerate(rows)]
     return files
 
 
 def to_arrays(files):
     """(features with per-wagon changes, labels, weights) in wagon, time order, in float64: the pretraining's
-    featurisation (last year's pipeline; a wagon's first pass takes its next pass's change)."""
+    featurisation (last year's pipeline, raw bands; a wagon's first pass takes its next pass's change)."""
     xs, ys, ws = [], [], []
     for rows in files.values():
         by_wagon = {}
@@ -110,7 +142,7 @@ def to_arrays(files):
             by_wagon.setdefault(r[1], []).append(r)
         for wagon in sorted(by_wagon):
             rs = sorted(by_wagon[wagon], key=lambda r: r[2])
-            x = np.stack([np.insert(np.asarray(r[5], dtype=np.float64).round(4), ODO_AT, float(r[6])) for r in rs])
+            x = np.stack([np.asarray(r[5], dtype=np.float64).round(4) for r in rs])
             d = np.diff(x, axis=0)
             d = np.vstack([d[:1], d])
             xs.append(np.hstack([x, d]))
@@ -122,11 +154,9 @@ def to_arrays(files):
 def write_csv(path, rows):
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
-        names = FEATURES[:ODO_AT] + ["odo_revs"] + FEATURES[ODO_AT:]
-        f.write("pass_id,wagon,pass_h,condition,label_source," + ",".join(names) + "\n")
-        for pid, wagon, hour, lab, src, x, odo, _ in rows:
+        f.write("pass_id,wagon,pass_h,condition,label_source," + ",".join(FEATURES) + "\n")
+        for pid, wagon, hour, lab, src, x, _ in rows:
             cells = [f"{v:.4f}" for v in x]
-            cells.insert(ODO_AT, str(odo))
             f.write(f"{pid},{wagon},{hour},{lab},{src}," + ",".join(cells) + "\n")
 
 
@@ -136,7 +166,7 @@ def write_reinspection(path, files, seed=7):
     with open(path, "w") as f:
         f.write("pass_id,condition,reinspected\n")
         for rows in files.values():
-            for pid, wagon, hour, lab, src, x, axle, state in rows:
+            for pid, wagon, hour, lab, src, x, state in rows:
                 if src == "shop" and lab in ("flat_spot", "out_of_round") and rng.random() < REINSPECTED:
                     f.write(f"{pid},{lab},{CONDITIONS[state]}\n")
 

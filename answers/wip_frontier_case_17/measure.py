@@ -8,10 +8,9 @@ module run forward in training mode with gradients on (the model, at its first t
 pretrained file's backbone arrays are recorded beside them (families/reinit_after_load.py).
 
 Layer B: the training dataset the loader is built on is recorded too: its pass ids, the model inputs it
-holds (`x`) and the standardizer's mean and std, so the input the model receives for each pass's change in
-`odo_revs` (the column after the readings, by name) is de-standardized here in float64 and compared with the
-same change computed from the pristine exports' integer readings (each wagon's passes in time order; a wagon's
-first pass, which has no previous pass, is left out of the comparison).
+holds (`x`) and the standardizer's mean and std, so the twelve band levels the model receives for each pass
+(the band_* columns by name, the readings half of the input) are de-standardized here in float64 and saved
+beside the same passes' band levels in the pristine exports.
 """
 
 import sys
@@ -34,30 +33,22 @@ def _pretrained():
     return HERE.parent.parent / "cases" / "wip_frontier_case_17" / "pretrained" / "wheelnet_2025.npz"
 
 
-COLUMN = "odo_revs"
+PREFIX = "band_"
 
 
-def _reference_changes():
-    """{pass_id: change in odo_revs since the wagon's previous pass (None for its first)} from the pristine
-    exports, in integers."""
+def _reference_bands():
+    """{pass_id: [12 band levels]} from the pristine exports."""
     import csv
 
-    passes = {}
+    bands = {}
     for path in sorted((_pretrained().parent.parent / "data" / "exports").glob("*.csv")):
         with open(path, newline="") as f:
             reader = csv.reader(f)
             header = next(reader)
-            j = header.index(COLUMN)
+            cols = [j for j, n in enumerate(header) if n.startswith(PREFIX)]
             for r in reader:
-                passes.setdefault(r[1], []).append((int(r[2]), r[0], int(r[j])))
-    ref = {}
-    for rows in passes.values():
-        rows.sort()
-        prev = None
-        for _, pid, v in rows:
-            ref[pid] = None if prev is None else v - prev
-            prev = v
-    return ref
+                bands[r[0]] = [float(r[j]) for j in cols]
+    return bands
 
 
 def measure(seed, rec):
@@ -74,30 +65,30 @@ def measure(seed, rec):
         loader = original(table, standardizer, *args, **kwargs)
         if "ids" not in seen:
             names = list(table.feature_names)
+            cols = [j for j, n in enumerate(names) if n.startswith(PREFIX)]
             ds = getattr(loader, "dataset", None)
-            seen["found"] = COLUMN in names and ds is not None and hasattr(ds, "x") and hasattr(ds, "pass_ids")
+            seen["found"] = len(cols) == 12 and ds is not None and hasattr(ds, "x") and hasattr(ds, "pass_ids")
             if seen["found"]:
                 import numpy as np
                 import torch
-                col = len(names) + names.index(COLUMN)
-                x = torch.as_tensor(np.asarray(ds.x[:, col], dtype=np.float64))
-                mean = float(np.asarray(torch.as_tensor(standardizer.mean).double())[col])
-                std = float(np.asarray(torch.as_tensor(standardizer.std).double())[col])
+                x = np.asarray(torch.as_tensor(ds.x[:, cols]).double())
+                mean = np.asarray(torch.as_tensor(standardizer.mean).double())[cols]
+                std = np.asarray(torch.as_tensor(standardizer.std).double())[cols]
                 seen["ids"] = [str(p) for p in ds.pass_ids]
                 seen["got"] = (x * std + mean).tolist()
         return loader
     run_recorded(rec, seed, load_config, run_fn, holders, "build_train_loader", recording, CONFIG, _pretrained())
     import torch
 
-    ref = _reference_changes()
+    ref = _reference_bands()
     ids = seen.get("ids", [])
-    rec.put("odo_column_found", bool(seen.get("found")))
+    rec.put("bands_found", bool(seen.get("found")))
     rec.put("train_passes", len(ids))
     rec.put("train_ids_known", all(p in ref for p in ids))
-    keep = [i for i, p in enumerate(ids) if ref.get(p) is not None]
-    got = torch.tensor([seen["got"][i] for i in keep], dtype=torch.float64)
-    want = torch.tensor([float(ref[ids[i]]) for i in keep], dtype=torch.float64)
-    rec.save("odo_changes", {"got": got, "want": want})
+    keep = [i for i, p in enumerate(ids) if p in ref]
+    got = torch.tensor([seen["got"][i] for i in keep], dtype=torch.float64).reshape(-1, 12)
+    want = torch.tensor([ref[ids[i]] for i in keep], dtype=torch.float64).reshape(-1, 12)
+    rec.save("bands", {"got": got, "want": want})
 
 
 measure_main(measure)

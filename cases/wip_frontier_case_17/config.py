@@ -26,7 +26,7 @@ class ModelConfig:
 class TrainConfig:
     seed: int = 0
     epochs: int = 5
-    lr: float = 3e-3
+    lr: float = 4e-3
     backbone_lr_scale: float = 0.1      # the pretrained layers move slower than the new head
     weight_decay: float = 0.01
     warmup_steps: int = 40

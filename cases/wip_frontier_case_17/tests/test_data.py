@@ -9,7 +9,7 @@ from config import load_config
 def test_exports_load():
     table = load_exports("data/exports")
     assert len(table) == len(set(table.pass_ids))
-    assert table.features.shape == (len(table), len(table.feature_names)) == (len(table), 21)
+    assert table.features.shape == (len(table), len(table.feature_names)) == (len(table), 20)
     assert set(np.unique(table.labels)) == set(range(len(CONDITIONS)))
 
 
@@ -26,15 +26,15 @@ def test_deltas_restart_at_each_wagon():
     x = with_deltas(table, order)
     first = np.flatnonzero(np.r_[True, table.wagons[order][1:] != table.wagons[order][:-1]])
     assert len(first) == len(set(table.wagons))
-    assert bool((x[first, 21:] == x[first + 1, 21:]).all())
+    assert bool((x[first, 20:] == x[first + 1, 20:]).all())
 
 
 def test_dataset_rows_are_passes():
     table = load_exports("data/exports").take(np.arange(200))
-    ds = PassDataset(table, Standardizer(np.zeros(42), np.ones(42)))
+    ds = PassDataset(table, Standardizer(np.zeros(40), np.ones(40)))
     for i in (0, 57, 199):
         row = np.flatnonzero(table.pass_ids == ds.pass_ids[i])[0]
-        assert np.allclose(ds.x[i, :21].numpy(), table.features[row].numpy())
+        assert np.allclose(ds.x[i, :20].numpy(), table.features[row].numpy())
         assert int(ds.y[i]) == table.labels[row]
 
 
@@ -47,6 +47,6 @@ def test_pass_weights_in_range():
 def test_train_batches_carry_weights():
     table = load_exports("data/exports").take(np.arange(300))
     cfg = load_config("configs/fleet26.toml")
-    loader = build_train_loader(table, Standardizer(np.zeros(42), np.ones(42)), cfg.data, 0)
+    loader = build_train_loader(table, Standardizer(np.zeros(40), np.ones(40)), cfg.data, 0)
     x, y, w = next(iter(loader))
-    assert x.shape == (cfg.data.batch_size, 42) and y.shape == w.shape == (cfg.data.batch_size,)
+    assert x.shape == (cfg.data.batch_size, 40) and y.shape == w.shape == (cfg.data.batch_size,)
