@@ -1,9 +1,24 @@
-"""Signal helpers: a common timebase, the offset and log-power spectrogram frames."""
+"""Signal helpers: despiking, a common timebase, the offset and log-power spectrogram frames."""
 
 from fractions import Fraction
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from scipy.signal import resample_poly
+
+
+def despike(wave, width=3):
+    """Running median over ``width`` samples (the ends reflected).
+
+    Removes the old loggers' single-sample glitches (ADC read errors near the rails). It runs at
+    the logger's native rate, before ``to_timebase``, so that a glitch is still one sample wide.
+    """
+    wave = np.asarray(wave, dtype=np.float64)
+    half = width // 2
+    if len(wave) < width:
+        return wave.astype(np.float32)
+    runs = sliding_window_view(np.pad(wave, half, mode="reflect"), width)
+    return np.median(runs, axis=1).astype(np.float32)
 
 
 def to_timebase(wave, rate, target_rate):
