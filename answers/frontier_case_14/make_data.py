@@ -203,7 +203,7 @@ def glitch(rng, counts):
     out = counts.copy()
     k = int(rng.integers(GLITCHES[0], GLITCHES[1] + 1))
     at = rng.choice(len(out), size=k, replace=False)
-    out[at] = (rng.choice((-1, 1), size=k) * rng.uniform(0.55, 1.0, size=k) * FULL_COUNTS).astype(np.int16)
+    out[at] = (rng.choice((-1, 1), size=k) * rng.uniform(0.85, 1.0, size=k) * FULL_COUNTS).astype(np.int16)
     return out
 
 

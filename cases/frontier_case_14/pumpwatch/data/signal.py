@@ -8,7 +8,7 @@ from scipy.signal import resample_poly
 
 
 def despike(wave, width=3):
-    """Running median over ``width`` samples (the ends reflected).
+    """Running median over ``width`` samples (the end samples repeated).
 
     Removes the old loggers' single-sample glitches (ADC read errors near the rails). It runs at
     the logger's native rate, before ``to_timebase``, so that a glitch is still one sample wide.
@@ -17,7 +17,7 @@ def despike(wave, width=3):
     half = width // 2
     if len(wave) < width:
         return wave.astype(np.float32)
-    runs = sliding_window_view(np.pad(wave, half, mode="reflect"), width)
+    runs = sliding_window_view(np.pad(wave, half, mode="edge"), width)
     return np.median(runs, axis=1).astype(np.float32)
 
 
