@@ -2,12 +2,10 @@
 
 Two layers. (A) AttentionPool (pumpwatch/models/blocks.py) drops units of the pooled embedding with
 F.dropout(pooled, p), whose training flag defaults to True, so the 0.5 dropout runs at every
-validation, evaluation and export. (B) archive.CaptureSheet (pumpwatch/data/archive.py) makes each
-year's capture sheet one tensor with torch.tensor(rows) (lists of Python floats), float32 by default;
-the sheet's revs_start/revs_end columns are the drive's revolution counter (1.8e5-2.6e7 revolutions,
-float32 spacing 1/64-2), and the generic pipeline.sheet_changes ((end - start) / seconds for every
-paired column) turns them into a running speed off by 0.002-0.25 Hz (10th-90th percentile), while a
-cavitating pump runs only 0.02 Hz faster than a normal one, the only cue for early cavitation. Per seed, at the README's settings:
+validation, evaluation and export. (B) pipeline.waveforms runs signal.despike, a 3-sample running
+median, over every recording at its native rate (documented, truly, as removing the old loggers'
+single-sample glitches); it also removes the bearing defect's short impacts at the ball-pass rate,
+what tells bearing from normal, in every recording. Per seed, at the README's settings:
 
 - recomputed `model_is_the_case_architecture`, `eval_forward_has_no_dropout`: two eval-mode
   forwards of 128 validation rows, under different RNG states, equal this file's SEConvNet in eval
@@ -15,10 +13,12 @@ cavitating pump runs only 0.02 Hz faster than a normal one, the only cue for ear
 - recomputed `training_forward_keeps_dropout`: the training-mode forward equals this file's
   SEConvNet in training mode from the recorded RNG state (every dropout at the recipe's rate: a fix
   that removes the pooled dropout fails);
-- recomputed `model_receives_the_running_speed`: the validation inputs of the agent's build_splits
-  against the running speed recomputed in float64 from the raw capture sheet (affine fit per channel, residual
-  RMS over the speeds' spread below 0.05; the float32 sheet gives 0.86-0.88 (no channel tracks it better than a spectral bin) on seeds 0-2, float64 ~0);
-- `last_epoch_cavitation_recall` >= 0.95 (A only about 0.87-0.91, both fixes 0.98-1.00);
+- recomputed `bearing_impacts_reach_the_model`: per logger generation, the median bearing recording's
+  high-band (> 120 Hz) energy in the agent's pipeline.waveforms over that of the raw export resampled
+  with nothing removed is >= 0.9 (the running median: 0.61 on vx1, 0.10 on vx2; gold 1.0; a fix that
+  replaces only samples near the rails ~1.0);
+- `late_epochs_bearing_recall`: mean bearing recall over the last 4 epochs >= 0.87 (A only
+  0.848/0.800/0.848, both fixes 0.930/0.901/0.896 on seeds 0-2);
 
 and once, on what the README's command printed (seed 0): `readme_run_matches_measured_training`.
 """
@@ -43,7 +43,7 @@ FORWARD_TOL = 1e-4
 EPOCHS = 16
 IMPACTS_KEPT = 0.9
 TAIL_EPOCHS = 4
-BEARING_RECALL = 0.0
+BEARING_RECALL = 0.87
 PRINTED = {"train loss": ("train_loss", 2e-4), "val loss": ("val_loss", 2e-4), "val f": ("val_f1", 2e-3)}
 
 
@@ -106,7 +106,7 @@ def decide(seed, m, checks):
     tail = [float(row["val_recall"][3]) for row in hist[-TAIL_EPOCHS:]]
     mean = sum(tail) / len(tail)
     checks.check("late_epochs_bearing_recall", mean >= BEARING_RECALL, value=round(mean, 3),
-                 bound=f"mean bearing recall over the last {TAIL_EPOCHS} epochs >= {BEARING_RECALL} (A only: TBD; both fixes TBD)")
+                 bound=f"mean bearing recall over the last {TAIL_EPOCHS} epochs >= {BEARING_RECALL} (A only: 0.848/0.800/0.848 on seeds 0-2; both fixes 0.930/0.901/0.896)")
 
 
 def readme(run, measured, checks):
