@@ -5,14 +5,14 @@ Run: python answers/frontier_case_14/make_data.py [out_dir]   (default: the case
 Five conditions. The pumps are driven by two-pole induction motors on 50 Hz mains (running speed about
 49.5 Hz); imbalance raises the 1x line, misalignment the 2x and 3x lines, cavitation adds broadband noise
 at 140-420 Hz. An outer-race bearing defect adds short one-sided impacts at the ball-pass rate (3.05x the
-running speed, ~151 Hz): each decays in 0.6-1.4 ms, i.e. 1-2 samples at the new loggers' 1000 Hz and a few
-samples at the old loggers' 2560 Hz (wider after their mount roll-off), with peaks of 0.8-2.4 m/s^2. Some
+running speed, ~151 Hz): each decays in 0.2-0.6 ms, i.e. 1-2 samples at the new loggers' 1000 Hz and a few
+samples at the old loggers' 2560 Hz (wider after their mount roll-off), with peaks of 2-6 m/s^2. Some
 early defects knock only while loaded (part of the capture).
 
 The old loggers (vx1) write single-sample ADC glitches (a sample read near one of the rails) into 40% of
-their captures, 1-8 each. The case's pipeline runs a Hampel filter (7-sample running median, 3 scaled
-MADs) over every recording at its native rate to remove them; it also replaces the bearing impacts' peak
-samples, so bearing loses most of what tells it from normal/misalignment.
+their captures, 1-8 each, at 0.85-1.0 of full scale (auto-ranging keeps true peaks below 0.8). The case's
+pipeline runs a 3-sample running median over every recording at its native rate to remove them; it also
+removes most of the bearing impacts, so bearing loses what tells it from normal/misalignment.
 
 The re-check sheet: a technician re-labelled a random 300 captures by listening; they give 12% of the
 bearing captures normal or misalignment and 3% of the normal/misalignment captures bearing (RECHECK),
