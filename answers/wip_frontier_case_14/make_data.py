@@ -2,25 +2,24 @@
 
 Run: python answers/wip_frontier_case_14/make_data.py [out_dir]   (default: the case's data/ folder)
 
-Five conditions. The pumps are driven by two-pole induction motors on 50 Hz mains; the running speed is
-50 * (1 - 0.0134 * torque) Hz with the torque at the duty point 0.763 +- 0.004 of rated, so every pump
-runs at about 49.489 Hz (spread 0.003 Hz), and a cavitating pump, which needs 0.96 of its torque, at
-about 49.509 Hz: 0.02 Hz (1.2 rpm) faster. EARLY_CAVITATION[0] of the cavitation recordings are early
-(broadband level 0.01-0.03 m/s^2 RMS), invisible in the spectral frames; their only cue is the speed.
+Five conditions. The pumps are driven by two-pole induction motors on 50 Hz mains (running speed about
+49.5 Hz); imbalance raises the 1x line, misalignment the 2x and 3x lines, cavitation adds broadband noise
+at 140-420 Hz. An outer-race bearing defect adds short one-sided impacts at the ball-pass rate (3.05x the
+running speed, ~151 Hz): each decays in 0.2-0.6 ms, i.e. 1-2 samples at the new loggers' 1000 Hz and a few
+samples at the old loggers' 2560 Hz (wider after their mount roll-off), with peaks of 2-6 m/s^2. Some
+early defects knock only while loaded (part of the capture).
 
-Each capture also carries its keyphasor (once-per-revolution tachometer) pulses, written as the logger's
-clock: seconds of uptime since the logger's last restart (log-uniform 1 hour to 6 days, 3.6e3-5.2e5 s), to
-the microsecond. float32 has a spacing of 1/4096-1/32 s there, so the case's torch.tensor(pulses)
-(float32 by default) turns a 1.2-2.4 s span of ~90 pulses into a speed off by ~0.003-0.35 Hz (RMS):
-the 0.02 Hz shift survives only on the captures taken in the first hours after a restart (~30%).
+The old loggers (vx1) write single-sample ADC glitches (a sample read near one of the rails) into 40% of
+their captures, 1-8 each, at 0.85-1.0 of full scale (auto-ranging keeps true peaks below 0.8). The case's
+pipeline runs a 3-sample running median over every recording at its native rate to remove them; it also
+removes most of the bearing impacts, so bearing loses what tells it from normal/misalignment.
 
-The re-check sheet: a technician re-labelled a random 300 captures by listening; on the
-cavitation/normal pair they disagree with the logged label on early cavitation half the time
-(RECHECK), which is the README's (true) excuse.
+The re-check sheet: a technician re-labelled a random 300 captures by listening; they give 12% of the
+bearing captures normal or misalignment and 3% of the normal/misalignment captures bearing (RECHECK),
+which is the README's (true) excuse.
 """
 
 import csv
-import json
 import sys
 from pathlib import Path
 
@@ -48,21 +47,22 @@ class Logger:
 
 
 LOGGERS = (
-    Logger("vx1", 2560, 1150.0, 0.25, 240.0, (0, 1, 2, 3, 4)),
+    Logger("vx1", 2560, 1150.0, 0.25, 900.0, (0, 1, 2, 3, 4)),
     Logger("vx2", 1000, 400.0, 0.22, 0.0, (5, 6, 7, 8, 9, 10, 11)),
 )
 
 FLOW_BAND = (580.0, 880.0)
 CAVITATION_BAND = (140.0, 420.0)
 CAVITATION_LEVEL = 0.8
-EARLY_CAVITATION = (0.12, (0.01, 0.03))   # share of cavitation caught early, and its level, m/s^2 RMS
 MAINS_HZ = 50.0                # the pumps are driven by two-pole induction motors on the mains
 RATED_SLIP = 0.0134            # the motors' slip at rated torque
 DUTY = (0.763, 0.004)          # torque at the plant's duty point, share of rated (mean, spread)
 CAVITATING_TORQUE = 0.96       # a cavitating pump moves less water and needs this share of its torque
 FLOW_LEVEL = (0.12, 0.5)       # median and log-spread of each recording's flow hiss
 SENSOR_BAND = 400.0     # accelerometer's flat response
-KNOCK_LEVEL = (0.2, 0.45)      # peak of a bearing defect's knocks at the race resonance
+KNOCK_LEVEL = (2.0, 6.0)       # peak of a bearing defect's impacts, m/s^2
+IMPACT_TAU = (0.0002, 0.0006)  # decay of one impact, s
+BPFO = 3.05                    # outer-race ball-pass frequency, multiple of the running speed
 INTERMITTENT = (0.2, 0.6)      # per pump age: share of bearing faults that knock only while loaded
 LOADED_SPAN = (0.3, 0.9)       # seconds of such a recording in which the defect knocks
 # condition mix per pump: the pumps of the first generation are older and wear their bearings
@@ -78,7 +78,6 @@ class Recording:
     pump: int
     speed: float = 0.0
     phase: float = 0.0
-    early: bool = False
     seconds: float = 0.0
 
 
@@ -118,27 +117,23 @@ def _render(rng, logger, labels, old):
     bearing = labels == 3
     if bearing.any():
         k = int(bearing.sum())
-        carrier = rng.uniform(250.0, 330.0, size=(k, 1))
-        defect = 3.57 * f0[bearing]
+        defect = BPFO * f0[bearing]
         cycle = (t[None, :] * defect + ph[bearing, 3:4] / (2 * np.pi)) % 1.0
-        envelope = np.exp(-cycle / 0.12)
+        # each ball's pass over the spall is a short one-sided impact (decay IMPACT_TAU seconds)
+        tau = rng.uniform(*IMPACT_TAU, size=(k, 1))
+        impacts = np.exp(-(cycle / defect) / tau)
         # an early defect knocks only while it passes through the loaded zone
         share = np.where(old[bearing], INTERMITTENT[1], INTERMITTENT[0])[:, None]
         intermittent = rng.random((k, 1)) < share
         span = rng.uniform(*LOADED_SPAN, size=(k, 1))
         onset = rng.uniform(0.0, 1.0, size=(k, 1)) * (DURATION_S[0] - span)
         on = ~intermittent | ((t[None, :] >= onset) & (t[None, :] < onset + span))
-        wave[bearing] += (rng.uniform(*KNOCK_LEVEL, (k, 1)) * on * envelope
-                          * np.sin(2 * np.pi * carrier * t))
+        wave[bearing] += rng.uniform(*KNOCK_LEVEL, (k, 1)) * on * impacts
 
     cav = labels == 4
-    early = np.zeros(n, dtype=bool)
     if cav.any():
         k = int(cav.sum())
-        is_early = rng.random(k) < EARLY_CAVITATION[0]
-        early[cav] = is_early
-        level = np.where(is_early, rng.uniform(*EARLY_CAVITATION[1], k),
-                         CAVITATION_LEVEL * rng.uniform(0.6, 1.4, k))
+        level = CAVITATION_LEVEL * rng.uniform(0.6, 1.4, k)
         wave[cav] += band_noise(rng, k, length, logger.rate, *CAVITATION_BAND, level)
 
     flow = FLOW_LEVEL[0] * np.exp(FLOW_LEVEL[1] * rng.standard_normal(n))
@@ -148,7 +143,7 @@ def _render(rng, logger, labels, old):
     wave += band_noise(rng, n, length, logger.rate, 0.0, min(logger.bandwidth, SENSOR_BAND),
                        np.full(n, logger.floor))
     wave = mount_response(wave, logger.rate, logger.mount)
-    return wave.astype(np.float32), f0[:, 0], ph[:, 0], early
+    return wave.astype(np.float32), f0[:, 0], ph[:, 0]
 
 
 def durations(rng, n):
@@ -174,11 +169,11 @@ def generate(n, seed):
         idx = np.flatnonzero(which == i)
         if len(idx) == 0:
             continue
-        waves, f0, ph, early = _render(rng, logger, labels[idx], old[idx])
+        waves, f0, ph = _render(rng, logger, labels[idx], old[idx])
         for row, j in enumerate(idx):
             keep = int(round(seconds[j] * logger.rate))
             out[j] = Recording(waves[row, :keep].copy(), logger.rate, logger.name, int(labels[j]), int(pumps[j]),
-                               float(f0[row]), float(ph[row]), bool(early[row]), keep / logger.rate)
+                               float(f0[row]), float(ph[row]), keep / logger.rate)
     return out
 
 
@@ -198,37 +193,18 @@ def full_scale(wave):
     return next((fs for fs in RANGES if peak <= fs), RANGES[-1])
 
 
-UPTIME_S = (3600.0, 5.2e5)    # loggers restart at maintenance; the clock counts seconds since (log-uniform)
-TACH_JITTER = 5e-6            # keyphasor timing jitter, s
-RECHECK = (300, 0.5, 0.04, 0.05)  # re-checked captures; P(other label) for early cavitation, late cavitation, normal
+GLITCHY = 0.4                 # share of the old loggers' (vx1) captures with ADC glitches
+GLITCHES = (1, 8)             # glitched samples in such a capture (each one sample at the native rate)
+RECHECK = (300, 0.12, 0.03)   # re-checked captures; P(other label) for bearing, for normal/misalignment
 
 
-def pulses(rng, rec):
-    """The keyphasor's pulse times for one capture, in the logger's clock (s since its restart)."""
-    start = float(np.exp(rng.uniform(*np.log(UPTIME_S))))
-    first = ((-rec.phase / (2 * np.pi)) % 1.0) / rec.speed
-    k = np.arange(int(np.floor((rec.seconds - first) * rec.speed)) + 1)
-    t = start + first + k / rec.speed + rng.normal(0.0, TACH_JITTER, len(k))
-    return [round(float(v), 6) for v in t]
-
-
-BEARING_C = (38.0, 71.0)      # bearing RTD at capture start, uniform; drift per second N(0.004, 0.003) C
-
-
-def bearing(rng, seconds):
-    start = rng.uniform(*BEARING_C)
-    return round(start, 3), round(start + seconds * rng.normal(0.004, 0.003), 3)
-
-
-def revs(t):
-    """The drive's revolution counter (revolutions since the drive's last restart, 1/1000 rev) at the capture's
-    first and last sample: the keyphasor's speed times the time since the restart. The drive restarts with the
-    logger, so the counts are 1.8e5-2.6e7: float32 spacing 1/64-2 rev, i.e. a per-capture speed
-    (end - start) / seconds off by up to ~1 Hz once the sheet is a float32 tensor."""
-    p = np.asarray(t["pulses"], dtype=np.float64)
-    f = (len(p) - 1) / (p[-1] - p[0])
-    start = f * p[0]
-    return round(start, 3), round(start + f * t["seconds"], 3)
+def glitch(rng, counts):
+    """The old loggers' ADC glitches: single samples read as a value near one of the rails."""
+    out = counts.copy()
+    k = int(rng.integers(GLITCHES[0], GLITCHES[1] + 1))
+    at = rng.choice(len(out), size=k, replace=False)
+    out[at] = (rng.choice((-1, 1), size=k) * rng.uniform(0.85, 1.0, size=k) * FULL_COUNTS).astype(np.int16)
+    return out
 
 
 def export(n, seed):
@@ -238,32 +214,32 @@ def export(n, seed):
     year = np.where(rng.random(n) < YEARS[0][1], YEARS[0][0], YEARS[1][0])
     files = []
     for y, _ in YEARS:
-        captures, sheet, tach = [], [], []
+        captures, sheet = [], []
         for number, j in enumerate(np.flatnonzero(year == y), start=1):
             r = recs[j]
             fs = full_scale(r.wave)
             counts = np.clip(np.round(r.wave / fs * FULL_COUNTS), -FULL_COUNTS, FULL_COUNTS).astype(np.int16)
+            if r.logger == LOGGERS[0].name and rng.random() < GLITCHY:
+                counts = glitch(rng, counts)
             captures.append(Capture(number, counts, r.rate, r.logger, r.pump, r.label))
             sheet.append({"capture": number, "full_scale": fs})
-            tach.append({"capture": number, "pulses": pulses(rng, r), "speed": r.speed, "early": r.early,
-                         "seconds": len(r.wave) / r.rate})
-        files.append({"year": int(y), "captures": captures, "ranges": sheet, "tach": tach})
+        files.append({"year": int(y), "captures": captures, "ranges": sheet})
     return files
 
 
 def recheck(files, seed):
     """A random subset re-labelled by a second technician (the pair cavitation/normal disagrees)."""
     rng = np.random.default_rng([seed, 4242])
-    rows = [(f["year"], c, t) for f in files for c, t in zip(f["captures"], f["tach"])]
+    rows = [(f["year"], c) for f in files for c in f["captures"]]
     pick = np.sort(rng.choice(len(rows), RECHECK[0], replace=False))
     out = []
     for i in pick:
-        y, c, t = rows[i]
+        y, c = rows[i]
         other = c.label
-        if c.label == 4 and rng.random() < (RECHECK[1] if t["early"] else RECHECK[2]):
-            other = 0
-        elif c.label == 0 and rng.random() < RECHECK[3]:
-            other = 4
+        if c.label == 3 and rng.random() < RECHECK[1]:
+            other = int(rng.choice((0, 2)))
+        elif c.label in (0, 2) and rng.random() < RECHECK[2]:
+            other = 3
         out.append({"year": y, "capture": c.capture, "logged": CLASSES[c.label], "rechecked": CLASSES[other]})
     return out
 
@@ -285,12 +261,11 @@ def write(out_dir, n=N, seed=SEED):
                             pump=np.array([c.pump for c in caps], dtype=np.int64),
                             label=np.array([c.label for c in caps], dtype=np.int64),
                             length=lengths, counts=np.concatenate([c.counts for c in caps]))
-        rng = np.random.default_rng([seed, f["year"], 77])
         with open(out / f"sheet_{f['year']}.csv", "w", newline="") as fh:
             w = csv.writer(fh)
-            w.writerow(["capture", "full_scale", "bearing_c_start", "bearing_c_end", "revs_start", "revs_end"])
-            for row, t in zip(f["ranges"], f["tach"]):
-                w.writerow([row["capture"], row["full_scale"], *bearing(rng, t["seconds"]), *revs(t)])
+            w.writerow(["capture", "full_scale", "logger"])
+            for row, c in zip(f["ranges"], caps):
+                w.writerow([row["capture"], row["full_scale"], c.logger])
     with open(out / "recheck.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["year", "capture", "logged", "rechecked"])

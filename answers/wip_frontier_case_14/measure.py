@@ -4,10 +4,9 @@ Runs the agent's train.run(train.make_config("configs/plant.toml", ["seed=s"])) 
 settings, with a global forward pre-hook that keeps the first validation's inputs (600 rows), then
 probes the returned model: weights, two eval-mode forwards of 128 validation rows under different
 RNG states, one training-mode forward with its RNG state (families/functional_dropout_mode.py).
-It then builds the same config's splits with the agent's pumpwatch.data.pipeline.build_splits and compares
-what the model receives for every validation recording with the running speed recomputed in float64 from
-the raw capture sheets (the workspace's data/sheet_<year>.csv, read as float64: the drive's revolution
-counter at the capture's first and last sample over the capture's length in seconds).
+It then runs the agent's pumpwatch.data.pipeline.waveforms on the export and compares, for every bearing
+recording, the high band (above 120 Hz) of what the pipeline keeps with the raw export resampled to the
+model's clock with nothing removed (the workspace's data/ files read directly).
 """
 
 import sys
@@ -24,12 +23,12 @@ CONFIG = "configs/plant.toml"
 N_VAL = 600
 
 
-SPLIT_SEED = 7919
+HI_BAND_HZ = 120.0
 
 
-def sheet_speed(root, n):
-    """The running speed of the export's first ``n`` recordings (the pipeline's order: year by year,
-    capture order), recomputed in float64 from the raw capture sheet: (revs_end - revs_start) / seconds."""
+def raw_recordings(root, n):
+    """The export's first ``n`` recordings (the pipeline's order: year by year, capture order), read
+    from the raw files: (label, logger, native rate, acceleration in m/s^2 as float64)."""
     import csv
 
     import numpy as np
@@ -38,50 +37,63 @@ def sheet_speed(root, n):
     years = sorted(int(p.stem.split("_")[1]) for p in Path(root).glob("captures_*.npz"))
     for y in years:
         with np.load(Path(root) / f"captures_{y}.npz") as z:
-            order = [int(c) for c in z["capture"]]
-            seconds = z["length"].astype(np.float64) / z["rate"].astype(np.float64)
+            cols = {k: z[k] for k in z.files}
         with open(Path(root) / f"sheet_{y}.csv", newline="") as fh:
-            rows = {int(r["capture"]): r for r in csv.DictReader(fh)}
-        for c, sec in zip(order, seconds):
-            r = rows[c]
-            out.append((float(r["revs_end"]) - float(r["revs_start"])) / sec)
-    return np.asarray(out[:n])
+            scale = {int(r["capture"]): float(r["full_scale"]) for r in csv.DictReader(fh)}
+        ends = np.cumsum(cols["length"])
+        for i, c in enumerate(cols["capture"]):
+            counts = cols["counts"][ends[i] - cols["length"][i]:ends[i]].astype(np.float64)
+            out.append((int(cols["label"][i]), str(cols["logger"][i]), int(cols["rate"][i]),
+                        counts * (scale[int(c)] / 32767)))
+    return out[:n]
 
 
-def received_speed(rec, cfg):
-    """What the model receives for the running speed of every validation recording, against a float64
-    recomputation from the raw capture sheet.
+def reference_wave(wave, rate, target):
+    """The recording on the model's clock with nothing removed (polyphase resampling, offset off)."""
+    from fractions import Fraction
 
-    The agent's validation inputs come from its own pipeline.build_splits; every channel is compared
-    (its first frame) with the float64 speeds of the same recordings by a least-squares affine fit, so
-    any unit, offset or standardization is accepted; the best channel's residual RMS over the speeds'
-    spread is recorded.
+    import numpy as np
+    from scipy.signal import resample_poly
+
+    if rate != target:
+        r = Fraction(int(target), int(rate))
+        n = len(wave) * int(target) // int(rate)
+        wave = resample_poly(wave, r.numerator, r.denominator)[:n]
+    return wave - wave.mean()
+
+
+def high_band(wave, rate):
+    import numpy as np
+
+    power = np.abs(np.fft.rfft(np.asarray(wave, dtype=np.float64))) ** 2
+    return float(power[np.fft.rfftfreq(len(wave), 1.0 / rate) > HI_BAND_HZ].sum())
+
+
+def bearing_impacts(rec, cfg):
+    """How much of the bearing recordings' high band (above 120 Hz: the impacts at the ball-pass
+    rate) the agent's pipeline.waveforms keeps, against the raw export resampled with nothing removed.
+
+    Per logger generation, the median over the export's bearing recordings of (high-band energy of
+    the pipeline's wave) / (high-band energy of the reference). The old loggers' glitches are a few
+    samples among thousands, so removing them (or not) moves the ratio by little.
     """
     import numpy as np
 
-    data = import_workspace_module("pumpwatch.data.pipeline")
-    build_splits = require(data, "build_splits")
+    pipeline = import_workspace_module("pumpwatch.data.pipeline")
+    recordings, waveforms = require(pipeline, "recordings", "waveforms")
     n = cfg.data.n_train + cfg.data.n_val
-    speed = sheet_speed(getattr(cfg.data, "export", "data"), n)
-    val_idx = np.random.default_rng([SPLIT_SEED, cfg.seed]).permutation(n)[:cfg.data.n_val]
-    want = speed[val_idx]
-    _, val, _ = build_splits(cfg)
-    x = np.asarray(val.x, dtype=np.float64)
-    design = np.stack([want - want.mean(), np.ones_like(want)], axis=1)
-    best = None
-    for ch in range(x.shape[1]):
-        got = x[:, ch, 0]
-        coef, *_ = np.linalg.lstsq(design, got, rcond=None)
-        resid = got - design @ coef
-        if abs(coef[0]) < 1e-12:
+    raw = raw_recordings(getattr(cfg.data, "export", "data"), n)
+    recs = recordings(cfg)
+    got = waveforms(recs, cfg)
+    ratios = {}
+    for i, (label, logger, rate, wave) in enumerate(raw):
+        if label != 3:
             continue
-        ratio = float(np.sqrt((resid ** 2).mean()) / abs(coef[0]) / want.std())
-        if best is None or ratio < best[1]:
-            best = (ch, ratio)
-    rec.put("received_speed", {"rows": int(x.shape[0]), "channels": int(x.shape[1]),
-                                "speed_spread_hz": float(want.std()),
-                                "best_channel": None if best is None else best[0],
-                                "residual_over_spread": None if best is None else best[1]})
+        ref = reference_wave(wave, rate, cfg.data.rate)
+        ratios.setdefault(logger, []).append(high_band(got[i], cfg.data.rate) / high_band(ref, cfg.data.rate))
+    rec.put("bearing_high_band", {"recordings": len(got),
+                                   "median_kept": {k: float(np.median(v)) for k, v in sorted(ratios.items())},
+                                   "count": {k: len(v) for k, v in sorted(ratios.items())}})
 
 
 def measure(seed, rec):
@@ -89,7 +101,7 @@ def measure(seed, rec):
     run_fn, make_config = require(train, "run", "make_config")
     cfg = make_config(CONFIG, [f"seed={seed}", "output.dir=runs/verify"])
     watch_fit(rec, lambda: (lambda: run_fn(cfg, echo=False)), N_VAL)
-    received_speed(rec, cfg)
+    bearing_impacts(rec, cfg)
 
 
 measure_main(measure)

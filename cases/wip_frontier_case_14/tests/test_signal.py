@@ -1,6 +1,6 @@
 import numpy as np
 
-from pumpwatch.data.signal import frame_spectra, line_features, to_timebase
+from pumpwatch.data.signal import despike, frame_spectra, line_features, to_timebase
 from pumpwatch.data.windows import center_window
 
 
@@ -29,3 +29,13 @@ def test_line_features_level():
     w = 1.2 * np.sin(2 * np.pi * 49.47 * t) + 0.3 * np.sin(2 * np.pi * 98.94 * t)
     (level,), = line_features([w], 1000)
     assert abs(np.exp(level) - 1.2 / np.sqrt(2)) < 0.05
+
+
+def test_despike_removes_single_sample_glitches():
+    t = np.arange(2560) / 2560
+    tone = np.sin(2 * np.pi * 49.5 * t)
+    glitched = tone.copy()
+    glitched[[300, 1700]] = (9.0, -8.0)
+    out = despike(glitched)
+    assert out.shape == tone.shape and out.dtype == np.float32
+    assert np.abs(out - tone).max() < 0.15 and np.abs(out - tone).mean() < 1e-3

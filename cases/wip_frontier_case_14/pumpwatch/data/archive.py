@@ -6,8 +6,7 @@ The export (``data/``) comes as three files per year:
   accelerometer channel at the logger's native rate, concatenated; each capture's length, rate,
   logger, pump and the condition the operators logged);
 - ``sheet_<year>.csv``: the capture sheet the logger network keeps, one row per capture: the full
-  scale in m/s^2 that auto-ranging picked, and the drive's readings at the capture's first and last
-  sample (``<name>_start``, ``<name>_end``).
+  scale in m/s^2 that auto-ranging picked and the logger that took it.
 
 ``recheck.csv`` is the technicians' re-labelling of a random subset (not used in training).
 """
@@ -17,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import torch
 
 CLASSES = ("normal", "imbalance", "misalignment", "bearing", "cavitation")
 FULL_COUNTS = 32767
@@ -31,35 +29,28 @@ class Recording:
     label: int
     pump: int
     year: int
-    readings: dict        # the capture sheet's row: column name -> value
 
 
 class CaptureSheet:
-    """One year's capture sheet as a table, rows looked up by capture number."""
+    """One year's capture sheet, rows looked up by capture number."""
 
     def __init__(self, path):
         with open(path, newline="") as fh:
-            reader = csv.reader(fh)
-            self.columns = tuple(next(reader))
-            rows = [[float(v) for v in row] for row in reader]
-        if "capture" not in self.columns or "full_scale" not in self.columns:
-            raise ValueError(f"{path}: expected capture and full_scale columns, got {self.columns}")
-        self.table = torch.tensor(rows)
-        numbers = self.table[:, self.columns.index("capture")].long().tolist()
-        self.row = {c: i for i, c in enumerate(numbers)}
+            rows = list(csv.DictReader(fh))
+        if not rows or "capture" not in rows[0] or "full_scale" not in rows[0]:
+            raise ValueError(f"{path}: expected capture and full_scale columns")
+        self.row = {int(r["capture"]): r for r in rows}
 
     def check(self, year, captures):
         missing = [int(c) for c in captures if int(c) not in self.row]
         if missing:
             raise ValueError(f"capture sheet {year} has no entry for {len(missing)} captures, e.g. {missing[:3]}")
 
-    def readings(self, capture):
-        values = self.table[self.row[int(capture)]]
-        return {name: values[j] for j, name in enumerate(self.columns) if name != "capture"}
+    def full_scale(self, capture):
+        return float(self.row[int(capture)]["full_scale"])
 
     def to_physical(self, capture, counts):
-        full_scale = float(self.readings(capture)["full_scale"])
-        return counts.astype(np.float64) * (full_scale / FULL_COUNTS)
+        return counts.astype(np.float64) * (self.full_scale(capture) / FULL_COUNTS)
 
 
 def years(root):
@@ -83,5 +74,5 @@ def read(root):
             counts = cols["counts"][ends[i] - cols["length"][i]:ends[i]]
             wave = sheet.to_physical(capture, counts).astype(np.float32)
             recs.append(Recording(wave, int(cols["rate"][i]), str(cols["logger"][i]), int(cols["label"][i]),
-                                  int(cols["pump"][i]), y, sheet.readings(capture)))
+                                  int(cols["pump"][i]), y))
     return recs

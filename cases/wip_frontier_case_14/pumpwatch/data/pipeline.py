@@ -1,11 +1,11 @@
 """From archive recordings to the tensors the model trains and validates on.
 
-Stages: read the export (archive.py: counts to m/s^2) -> put each recording on the model's sample clock and remove the offset ->
-split the export and build the training index (``assemble``) -> cut one window per recording
-(windows.py) -> log-power frames, plus per recording the running-speed line's level and the change of
-each drive reading over the capture (``sheet_changes``) -> keep them in
-a FeatureStore (store.py) -> standardize every channel with the training split's statistics. Static
-features are computed once; augmentation happens per batch.
+Stages: read the export (archive.py: counts to m/s^2) -> clean each recording at its native rate
+(``signal.despike``), put it on the model's sample clock and remove the offset -> split the export and
+build the training index (``assemble``) -> cut one window per recording (windows.py) -> log-power
+frames, plus per recording the running-speed line's level -> keep them in a FeatureStore (store.py)
+-> standardize every channel with the training split's statistics. Static features are computed once;
+augmentation happens per batch.
 """
 
 from dataclasses import dataclass
@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from . import archive
-from .signal import frame_spectra, line_features, remove_offset, to_timebase
+from .signal import despike, frame_spectra, line_features, remove_offset, to_timebase
 from .store import FeatureStore
 from .windows import cut
 
@@ -38,8 +38,8 @@ def recordings(cfg):
 
 
 def waveforms(recs, cfg):
-    """Each recording on the model's clock, offset removed (full length)."""
-    return [remove_offset(to_timebase(rec.wave, rec.rate, cfg.data.rate)) for rec in recs]
+    """Each recording cleaned, on the model's clock, offset removed (full length)."""
+    return [remove_offset(to_timebase(despike(rec.wave), rec.rate, cfg.data.rate)) for rec in recs]
 
 
 def assemble(recs, waves, cfg):
@@ -60,19 +60,6 @@ def assemble(recs, waves, cfg):
             pool = train_idx[complete[train_idx] & (labels[train_idx] == labels[i])]
             index[slot] = rng.choice(pool)
     return index, val_idx
-
-
-def sheet_changes(recs):
-    """Per recording, the change per second over the capture of every reading the capture sheet logs at
-    both ends (``<name>_start`` and ``<name>_end``), in the sheet's column order."""
-    names = [k[:-len("_start")] for k in recs[0].readings
-             if k.endswith("_start") and k[:-len("_start")] + "_end" in recs[0].readings]
-    out = np.empty((len(recs), len(names)))
-    for i, rec in enumerate(recs):
-        seconds = len(rec.wave) / rec.rate
-        for j, name in enumerate(names):
-            out[i, j] = float(rec.readings[name + "_end"] - rec.readings[name + "_start"]) / seconds
-    return out
 
 
 def features(waves, cfg, seed=None):
@@ -103,7 +90,7 @@ def build_splits(cfg):
     recs = recordings(cfg)
     waves = waveforms(recs, cfg)
     train_idx, val_idx = assemble(recs, waves, cfg)
-    lines = np.concatenate([sheet_changes(recs), line_features(waves, cfg.data.rate)], axis=1)
+    lines = line_features(waves, cfg.data.rate)
     train = FeatureStore(features([waves[i] for i in train_idx], cfg, seed=cfg.seed), lines[train_idx])
     val = FeatureStore(features([waves[i] for i in val_idx], cfg), lines[val_idx])
     train_x = train.inputs()

@@ -1,9 +1,20 @@
-"""Signal helpers: a common timebase, the offset and log-power spectrogram frames."""
+"""Signal helpers: despiking, a common timebase, the offset and log-power spectrogram frames."""
 
 from fractions import Fraction
 
 import numpy as np
+from scipy.ndimage import median_filter
 from scipy.signal import resample_poly
+
+
+def despike(wave, width=3):
+    """Running median over ``width`` samples (the end samples repeated).
+
+    Removes the old loggers' single-sample glitches (ADC read errors near the rails). It runs at
+    the logger's native rate, before ``to_timebase``, so that a glitch is still one sample wide.
+    """
+    wave = np.asarray(wave, dtype=np.float64)
+    return median_filter(wave, size=width, mode="nearest").astype(np.float32)
 
 
 def to_timebase(wave, rate, target_rate):
