@@ -10,9 +10,10 @@ deviation from the cow's own baseline; 35% of heat episodes are silent (a third 
 Oakfield's in-line conductivity sensor spikes on a few dozen readings (real, harmless).
 
 Round 9: no running totals (milk_yield is the window's milk again). Lameness is not a short episode: a cow
-goes lame with probability P_LAME and then stays lame for LAME_LEN windows (6-15 days), a large share of her
-season (35-82% of her 110 windows); heat and mastitis stay short episodes. Lameness's signature in the collar
-and parlour columns is scaled by LAME_SIG. The herd manager's lameness labels lag the true episodes (LAG);
+goes lame with probability P_LAME and then stays lame for LAME_LEN windows (2.5-12 days), a large share of her
+season (14-67% of her 110 windows); heat and mastitis stay short episodes. Lameness's signature in the collar
+and parlour columns is scaled by LAME_SIG. The herd manager's lameness labels lag the true episodes (LAG: up to 7 windows late
+in, up to 5 late out);
 data/vet_recheck.csv holds the vet's label (the true state) next to the herd manager's for every window of
 two cows per farm. The label draws use their own random stream.
 """
@@ -34,7 +35,7 @@ SIG = {
 }
 EPISODE = {1: (3, 6), 2: (8, 16), 3: (6, 12)}
 RATE = {1: 0.05, 3: 0.02}
-P_LAME, LAME_LEN = 0.4, (45, 95)
+P_LAME, LAME_LEN = 0.6, (15, 75)
 FARMS = ["brookside", "hillcrest", "low-meadow", "oakfield"]
 COWS, WINDOWS = 10, 110
 SWAP = 0.5  # a collar reports after its neighbour in the tag order
@@ -111,10 +112,10 @@ def main(case_dir):
                     e = t
                     while e < WINDOWS and states[c][e] == 2:
                         e += 1
-                    late = int(wk.integers(0, 3)) if wk.random() < LAG else 0
+                    late = int(wk.integers(0, 8)) if wk.random() < LAG else 0
                     for u in range(t, min(t + late, e)):
                         herd[c][u] = 0
-                    over = int(wk.integers(1, 3)) if wk.random() < LAG else 0
+                    over = int(wk.integers(1, 6)) if wk.random() < LAG else 0
                     for u in range(e, min(e + over, WINDOWS)):
                         if states[c][u] == 0:
                             herd[c][u] = 2
