@@ -17,10 +17,12 @@ Checks per seed:
   leaves only the gain in place 1.009-1.031, failing on two seeds of three; the statistic depends on the
   random stream only);
 - recomputed `augmentation_still_applied`: early share of zero inputs in [0.015, 0.06];
-- reported `balanced_accuracy` >= 0.895, `alert_recall` (heat) >= 0.72 and `lameness_f1` >= 0.90 on the final
+- reported `balanced_accuracy` >= 0.87, `alert_recall` (heat) >= 0.72 and `lameness_f1` >= 0.86 on the final
   printed lines (broken 0.781-0.787, lameness F1 0.825-0.832; A fixed alone = v0.4, 0.874-0.879, lameness F1
   0.841-0.855; B fixed alone 0.879-0.894 with heat recall 0.615-0.692; both fixed 0.916-0.926, heat recall
-  0.808-0.821, lameness F1 0.946-0.953);
+  0.808-0.821, lameness F1 0.946-0.953; the departures next to the baseline itself, the same information in
+  another basis, 0.887-0.901 and lameness F1 0.878-0.915). The outcome bounds only check that a fix works;
+  the B verdict rests on the mechanism check below (A-only passes the outcome bounds on some seeds);
 - recomputed `inputs_separate_lameness` (layer B's mechanism): ROC AUC of a Fisher discriminant on
   train.model_inputs(table), lameness vs normal windows, >= 0.95 (broken 0.922, gold and every accepted form
   0.968; no seed dependence). Masking forms (a lameness-weighted loss, a bigger model) leave the inputs and fail
@@ -43,7 +45,7 @@ from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
     "min_forwards": 600, "window_div": 4, "max_sq_ratio": 1.015,
-    "dropout_share": (0.015, 0.06), "min_bal_acc": 0.895, "alarm_label": "heat", "min_alarm_recall": 0.72,
+    "dropout_share": (0.015, 0.06), "min_bal_acc": 0.87, "alarm_label": "heat", "min_alarm_recall": 0.72,
     "print_tol": 2e-4,
 }
 
@@ -54,7 +56,7 @@ def decide(seed, m, checks):
     checks.check("inputs_separate_lameness", auc >= 0.95, value=auc, bound=">= 0.95",
                  source="recomputed", limit=0.95, sense=">")
     f1 = _lameness_f1(m.value("stdout", str))
-    checks.check("lameness_f1", f1 >= 0.90, value=f1, bound=">= 0.90", source="reported", limit=0.90, sense=">")
+    checks.check("lameness_f1", f1 >= 0.86, value=f1, bound=">= 0.86", source="reported", limit=0.86, sense=">")
 
 
 def _lameness_f1(stdout):
