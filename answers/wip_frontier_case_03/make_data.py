@@ -1,6 +1,6 @@
-"""frontier_case_03: how the case's data were generated (hidden; never reaches the agent).
+"""wip_frontier_case_03: how the case's data were generated (hidden; never reaches the agent).
 
-    python answers/frontier_case_03/make_data.py cases/frontier_case_03
+    python answers/wip_frontier_case_03/make_data.py cases/wip_frontier_case_03
 
 Writes data/exports/<farm>.csv: 4 farms x 10 cows x 110 four-hour windows of collar and parlour readings,
 rows in export order (by window start; within a slot in the order the collars reported: by tag, a few out of turn). Each farm numbers its cows with its own

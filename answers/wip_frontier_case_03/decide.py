@@ -1,4 +1,4 @@
-"""frontier_case_03, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_03-5694cfb8c940728e
+"""wip_frontier_case_03, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_03-5694cfb8c940728e
 
 Two independent defects. Layer A (dataset.py + augment.py): WindowDataset scales every window once into
 one stored tensor and __getitem__ hands the augmentation self.x[i], a view of that tensor; CollarAugment
