@@ -9,15 +9,13 @@ has its own baseline (between-cow spread larger than the heat signature), so hea
 deviation from the cow's own baseline; 35% of heat episodes are silent (a third of the signature).
 Oakfield's in-line conductivity sensor spikes on a few dozen readings (real, harmless).
 
-Round 8 (second wave): no walkway file. Two exported columns are running totals, read at each window's close:
-milk_total (the cow's lifetime milk from the parlour meter, kg, 2 decimals, 1.5e4-5e4 kg) and moves_total (the
-collar's motion count since the collar was first fitted; collars are refurbished and refitted, so the counts
-start anywhere in START_MOVES). A window's motion count (the change since the cow's previous window) is about
-MOVES per window (cow spread 8%, window noise MOVE_SD); lameness lowers it by LAME_MOVES, heat raises it by
-HEAT_MOVES, mastitis lowers it by MAST_MOVES. Lameness's signature in the other columns is scaled by LAME_SIG.
-The herd manager's lameness labels lag the true episodes (LAG); data/vet_recheck.csv holds the vet's label
-(the true state) next to the herd manager's for every window of two cows per farm. The count and label draws
-use their own random stream.
+Round 9: no running totals (milk_yield is the window's milk again). Lameness is not a short episode: a cow
+goes lame with probability P_LAME and then stays lame for LAME_LEN windows (2.5-12 days), a large share of her
+season (14-67% of her 110 windows); heat and mastitis stay short episodes. Lameness's signature in the collar
+and parlour columns is scaled by LAME_SIG. The herd manager's lameness labels lag the true episodes (LAG: up to 7 windows late
+in, up to 5 late out);
+data/vet_recheck.csv holds the vet's label (the true state) next to the herd manager's for every window of
+two cows per farm. The label draws use their own random stream.
 """
 
 import sys
@@ -36,17 +34,17 @@ SIG = {
     3: {"conductivity": 1.8, "milk_yield": -1.0, "neck_temp": 0.7, "rumination_min": -0.4},
 }
 EPISODE = {1: (3, 6), 2: (8, 16), 3: (6, 12)}
-RATE = {1: 0.05, 2: 0.018, 3: 0.02}
+RATE = {1: 0.05, 3: 0.02}
+P_LAME, LAME_LEN = 0.6, (15, 75)
 FARMS = ["brookside", "hillcrest", "low-meadow", "oakfield"]
 COWS, WINDOWS = 10, 110
 SWAP = 0.5  # a collar reports after its neighbour in the tag order
 HEAT_SIG = 1.0  # heat's collar signature relative to iteration 1-2 (round 7 had 0.6)
-LAME_SIG = 0.45  # lameness's signature in the collar and parlour columns (the walk carries the rest)
+LAME_SIG = 1.0  # lameness's signature in the collar and parlour columns
 LAG = 0.7
-MOVES, MOVE_SD, LAME_MOVES, HEAT_MOVES, MAST_MOVES = 40.0, 0.5, 2.0, 0.0, 0.8
-START_MOVES = (4.0e6, 3.0e7)
+COW_SD = np.array([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.3])  # between-cow spread (gait: small)
 EXPORTED = ["activity", "activity_var", "lying_min", "lying_bouts", "rumination_min", "eating_min",
-            "neck_temp", "milk_total", "conductivity", "gait_asym", "moves_total"]
+            "neck_temp", "milk_yield", "conductivity", "gait_asym"]
 
 
 def cow_states(rng):
@@ -57,9 +55,14 @@ def cow_states(rng):
             if left == 0:
                 s = 0
         elif rng.random() < sum(RATE.values()):
-            s = int(rng.choice([1, 2, 3], p=np.array([RATE[k] for k in (1, 2, 3)]) / sum(RATE.values())))
+            s = int(rng.choice([1, 3], p=np.array([RATE[k] for k in (1, 3)]) / sum(RATE.values())))
             left = int(rng.integers(*EPISODE[s]))
         out.append(s)
+    if rng.random() < P_LAME:  # a lame cow stays lame for a long stretch of the season
+        n = int(rng.integers(*LAME_LEN))
+        t0 = int(rng.integers(0, WINDOWS - n + 1))
+        for t in range(t0, t0 + n):
+            out[t] = 2
     return out
 
 
@@ -72,7 +75,7 @@ def main(case_dir):
     for farm in FARMS:
         tags = sorted(rng.choice(np.arange(101, 126), size=COWS, replace=False))
         tags_of[farm] = tags
-        base = rng.normal(0, 1.0, size=(COWS, len(FEATURES)))
+        base = rng.normal(0, 1.0, size=(COWS, len(FEATURES))) * COW_SD
         states = [cow_states(rng) for _ in range(COWS)]
         silent = {}
         amps = np.zeros((COWS, WINDOWS))
@@ -98,24 +101,8 @@ def main(case_dir):
                 if farm == "oakfield" and 40 <= t < 52 and rng.random() < 0.3:
                     x[FEATURES.index("conductivity")] += rng.uniform(4.0, 7.0)
                 rows.append([str(tag), str(4 * t), STATES[s]] + [f"{v:.4g}" for v in x])
-        # the running totals (their own random stream): lifetime milk from the parlour meter and the collar's
-        # motion count; lameness lowers the motion count, the herdsman's labels lag the vet's
+        # the label draws use their own random stream
         wk = np.random.default_rng(7070 + FARMS.index(farm))
-        milk0 = wk.uniform(1.5e4, 4.5e4, size=COWS)
-        moves0 = np.exp(wk.uniform(*np.log(START_MOVES), size=COWS))
-        rate = MOVES * np.exp(wk.normal(0, 0.08, size=COWS))
-        for c in range(COWS):
-            milk, moves = milk0[c], moves0[c]
-            for t in range(WINDOWS):
-                s = states[c][t]
-                r = rows[t * COWS + c]
-                k = 3 + FEATURES.index("milk_yield")
-                milk += float(r[k])
-                v = rate[c] + wk.normal(0, MOVE_SD) + {1: HEAT_MOVES, 2: -LAME_MOVES * amps[c, t],
-                                                         3: -MAST_MOVES}.get(s, 0.0)
-                moves += v
-                r[k] = f"{milk:.2f}"
-                r.append(f"{moves:.2f}")
         # the herd manager's labels: lameness is noticed a little late and signed off a little late
         herd = [list(st) for st in states]
         for c in range(COWS):
@@ -125,10 +112,10 @@ def main(case_dir):
                     e = t
                     while e < WINDOWS and states[c][e] == 2:
                         e += 1
-                    late = int(wk.integers(0, 3)) if wk.random() < LAG else 0
+                    late = int(wk.integers(0, 8)) if wk.random() < LAG else 0
                     for u in range(t, min(t + late, e)):
                         herd[c][u] = 0
-                    over = int(wk.integers(1, 3)) if wk.random() < LAG else 0
+                    over = int(wk.integers(1, 6)) if wk.random() < LAG else 0
                     for u in range(e, min(e + over, WINDOWS)):
                         if states[c][u] == 0:
                             herd[c][u] = 2

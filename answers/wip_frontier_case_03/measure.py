@@ -4,10 +4,10 @@ Calls the agent's code only through config.load_config("configs/herd26.toml", [t
 train.run(cfg), the README's `python train.py`. A global forward pre-hook finds the first module run forward
 in training mode with gradients on (the model) and keeps, for each of its training forwards, the number of
 exactly-zero inputs, the number of inputs and their sum of squares, with what run() printed
-(families/compounding_augmentation.py). Then it loads the table through train.load_exports, builds the model inputs
-through train.model_inputs, and compares the collar motion count each window receives (the moves_total
-column of the inputs' first block: the change since the cow's previous window) with that change recomputed in
-float64 from the raw export files (layer B's mechanism).
+(families/compounding_augmentation.py). Then it loads the table through train.load_exports, builds the model inputs through
+train.model_inputs, and measures how well a linear discriminant on those inputs tells the herd manager's
+lameness windows from her normal ones (layer B's mechanism: with each reading taken only relative to the cow's
+median over the whole export, the lame cows' long episodes are in their own baseline).
 """
 
 import sys
@@ -23,48 +23,34 @@ from verifylib import import_workspace_module, measure_main, require  # noqa: E4
 CONFIG = "configs/herd26.toml"  # train.py's default --config
 
 
-def motion_recomputed(config, train):
-    """What the inputs the model trains and validates on carry in their moves_total column (first block), per
-    window, against the change since the cow's previous window recomputed here from the raw exports in Python
-    floats (float64); a cow's first window takes her second window's change. Returns (share of the export's
-    windows within 0.05 of the recomputation, windows of the export missing from the inputs); (-1, -1) when
-    the inputs cannot be built through train's names."""
-    import csv
+def lameness_separation(config, train):
+    """ROC AUC of a Fisher linear discriminant (fitted on every window, inputs standardized) separating the
+    windows labelled lameness from those labelled normal, on the inputs the model trains and validates on
+    (train.model_inputs of the whole table). -1 when the inputs cannot be built through train's names."""
     import numpy as np
     try:
         cfg = config.load_config(CONFIG, [])
         table = train.load_exports(cfg.data.export_dir)
         x = np.asarray(train.model_inputs(table), dtype=np.float64)
-        col = list(table.feature_names).index("moves_total")
-        got = dict(zip((str(w) for w in table.window_ids), x[:, col]))
-        ok = n = missing = 0
-        for path in sorted(Path(cfg.data.export_dir).glob("*.csv")):
-            series = {}
-            with open(path, newline="") as f:
-                for r in csv.DictReader(f):
-                    series.setdefault(r["cow"], []).append((int(r["start_h"]), float(r["moves_total"]), r["window_id"]))
-            for rows in series.values():
-                rows.sort()
-                d = [b[1] - a[1] for a, b in zip(rows, rows[1:])]
-                d = [d[0]] + d
-                for (_, _, wid), want in zip(rows, d):
-                    if wid not in got:
-                        missing += 1
-                        continue
-                    n += 1
-                    ok += abs(got[wid] - want) <= 0.05
-        return ok / max(n, 1), missing
+        classes = list(table.classes)
+        y = np.asarray(table.labels)
+        keep = (y == classes.index("normal")) | (y == classes.index("lameness"))
+        x, lame = x[keep], y[keep] == classes.index("lameness")
+        x = (x - x.mean(0)) / (x.std(0) + 1e-9)
+        cov = np.cov(x[lame].T) + np.cov(x[~lame].T) + 1e-3 * np.eye(x.shape[1])
+        score = x @ np.linalg.solve(cov, x[lame].mean(0) - x[~lame].mean(0))
+        rank = score.argsort().argsort() + 1.0
+        n1, n0 = lame.sum(), (~lame).sum()
+        return float((rank[lame].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
     except Exception:
-        return -1.0, -1
+        return -1.0
 
 
 def measure(seed, rec):
     config = import_workspace_module("config")
     train = import_workspace_module("train")
     run_recorded(rec, seed, require(config, "load_config"), require(train, "run"), CONFIG)
-    share, missing = motion_recomputed(config, train)
-    rec.put("motion_match", share)
-    rec.put("motion_windows_missing", missing)
+    rec.put("lameness_auc", lameness_separation(config, train))
 
 
 measure_main(measure)

@@ -5,7 +5,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import torch
 
 STATES = ("normal", "heat", "lameness", "mastitis")
 META = ("window_id", "cow", "start_h", "state")
@@ -43,7 +42,7 @@ def read_export(path):
             raise ValueError(f"{path}: unexpected header {header[:len(META)]}")
         rows = list(reader)
     names = tuple(header[len(META):])
-    feats = torch.tensor([[float(v) for v in r[len(META):]] for r in rows])
+    feats = np.array([[float(v) for v in r[len(META):]] for r in rows], dtype=np.float64)
     return names, rows, feats
 
 
@@ -80,7 +79,7 @@ def load_exports(export_dir="data/exports"):
         labels += [STATES.index(r[3]) for r in rows]
         feats.append(f)
     return HerdTable(np.array(ids), np.array(cows), np.array(farms), np.array(starts, dtype=np.int64),
-                     torch.cat(feats).numpy(), np.array(labels, dtype=np.int64), columns)
+                     np.concatenate(feats), np.array(labels, dtype=np.int64), columns)
 
 
 def split_by_cow(table, val_fraction, seed):

@@ -1,4 +1,4 @@
-"""Model inputs: each window's readings beside their departure from the cow's own usual level, scaled."""
+"""Model inputs: each window's readings relative to the cow's own usual level, scaled."""
 
 import numpy as np
 
@@ -11,45 +11,25 @@ def cow_keys(table):
 
 
 def cow_baselines(table, x):
-    """Each window's baseline, row for row: the usual level of every column of x for its cow, the median
-    over her windows (most are uneventful)."""
+    """Each window's baseline, row for row: the cow's typical level of every column of x, the median over
+    all of her windows in the export."""
     keys = cow_keys(table)
     herd, cow = np.unique(keys, return_inverse=True)
     levels = np.stack([np.median(x[cow == i], axis=0) for i in range(len(herd))])
     return levels[cow]
 
 
-def changes(table):
-    """Every reading's change since the cow's previous window (the table keeps each cow's windows together
-    and in time order); a cow's first window takes her second window's change."""
-    x = table.features
-    keys = cow_keys(table)
-    d = np.zeros_like(x)
-    d[1:] = x[1:] - x[:-1]
-    first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    d[first] = d[np.minimum(first + 1, len(x) - 1)]
-    return d
-
-
-def readings(table):
-    """The readings as the model sees them: a running total (a '*_total' column: the parlour meter's milk,
-    the collar's motion count) becomes the amount since the cow's previous window."""
-    x = table.features.copy()
-    running = [j for j, name in enumerate(table.feature_names) if name.endswith("_total")]
-    if running and len(table) > 1:
-        x[:, running] = changes(table)[:, running]
-    return x
-
-
 def model_inputs(table):
-    """(n, 2 * n_features): the readings, then the readings minus the cow's baseline."""
-    x = readings(table)
+    """(n, n_features): every reading minus the cow's baseline. Cows differ: each has her own typical lying
+    time, rumination, neck temperature, yield and so on, and the spread between cows is larger than one cow's
+    spread from window to window, so the readings are taken relative to the cow's own typical level."""
+    x = table.features
     base = cow_baselines(table, x) if len(table) else np.zeros_like(x)
-    return np.hstack([x, x - base]).astype(np.float32)
+    return (x - base).astype(np.float32)
 
 
 def input_names(table):
-    return list(table.feature_names) + [f"dev_{n}" for n in table.feature_names]
+    return [f"dev_{n}" for n in table.feature_names]
 
 
 class Scaler:

@@ -28,12 +28,13 @@ def run(cfg):
     print(f"windows: {len(table):,} from {len(set(table.farms))} farms | train {len(train_t):,} "
           f"| val {len(val_t):,}")
 
-    scaler = Scaler.fit(model_inputs(train_t))
+    train_x = model_inputs(train_t)
+    scaler = Scaler.fit(train_x)
     a = cfg.augment
     train_loader = build_train_loader(train_t, scaler, cfg.data, cfg.train.seed,
                                       CollarAugment(a.gain_sd, a.noise_sd, a.dropout))
     val_loader = build_eval_loader(val_t, scaler)
-    model = HerdNet(2 * len(table.feature_names), table.classes, cfg.model.hidden, cfg.model.dropout)
+    model = HerdNet(train_x.shape[1], table.classes, cfg.model.hidden, cfg.model.dropout)
     trainer = Trainer(model, cfg, default_callbacks(cfg))
     trainer.setup(train_loader, val_loader, table.classes)
     trainer.fit()
