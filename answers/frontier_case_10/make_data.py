@@ -38,7 +38,7 @@ SHAPE = {  # (centre, width) of the spectral bump on a 0-1 log-frequency axis
     "volcano_tectonic": (0.64, 0.24), "long_period": (0.30, 0.18), "tremor": (0.44, 0.32),
     "rockfall": (0.46, 0.34), "noise": (0.60, 0.90),
 }
-LEVEL = {"volcano_tectonic": 1.0, "long_period": 0.8, "tremor": 0.35, "rockfall": 0.55, "noise": -0.6}
+LEVEL = {"volcano_tectonic": 1.0, "long_period": 0.8, "tremor": 0.25, "rockfall": 0.75, "noise": -0.6}
 FLIP = {"rockfall": ("tremor", 0.09), "tremor": ("rockfall", 0.04)}
 
 
@@ -63,12 +63,13 @@ TIMING = {  # (rise s, coda s) ranges: onset to peak, peak to the end of the cod
 
 
 def timing(st, c, t_hours, rng):
-    """The digitizer's sample numbers at the onset, the peak and the end of the coda of one pick."""
+    """The pick's rise (onset to peak) and coda (peak to the end of the coda) in seconds, as the box writes
+    them (whole samples at 50 Hz). The same random stream as the round-8 sample numbers."""
     (r0, r1), (c0, c1) = TIMING[c]
-    onset = int(BOX_START[st]) + int(round(t_hours * 3600 * RATE)) + int(rng.integers(0, RATE))
-    peak = onset + int(round(rng.uniform(r0, r1) * RATE))
-    end = peak + int(round(rng.uniform(c0, c1) * RATE))
-    return onset, peak, end
+    rng.integers(0, RATE)
+    rise = int(round(rng.uniform(r0, r1) * RATE))
+    coda = int(round(rng.uniform(c0, c1) * RATE))
+    return rise / RATE, coda / RATE
 
 
 def main(n=2600, seed=10):
@@ -95,14 +96,14 @@ def main(n=2600, seed=10):
     exports.mkdir(parents=True, exist_ok=True)
     for old in exports.glob("*.csv"):
         old.unlink()
-    header = ["record_id", "station", "t_hours", "label"] + [f"band_{k:02d}" for k in range(N_BANDS)] + ["onset", "peak", "end"]
+    header = ["record_id", "station", "t_hours", "label"] + [f"band_{k:02d}" for k in range(N_BANDS)] + ["rise_s", "coda_s"]
     for st in STATIONS:
         with open(exports / f"{st}.csv", "w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(header)
             for (rid, s, t, label, _, counts), smp in zip(recs, times):
                 if s == st:
-                    w.writerow([rid, s, f"{t:.3f}", label] + [f"{v:.4f}" for v in counts] + [str(v) for v in smp])
+                    w.writerow([rid, s, f"{t:.3f}", label] + [f"{v:.4f}" for v in counts] + [f"{v:.2f}" for v in smp])
     env_dir = OUT / "envelopes"
     if env_dir.is_dir():
         for old in env_dir.glob("*"):
