@@ -83,7 +83,8 @@ def truth_features(export_dir="data/exports", stations="data/stations.csv"):
     epochs = {}
     with open(stations, newline="") as f:
         for row in csv.DictReader(f):
-            epochs.setdefault(row["station"], []).append((float(row["from_hours"]), float(row["log10_counts_per_nm_s"])))
+            epochs.setdefault(row["station"], []).append((float(row["from_hours"]), float(row["log10_counts_per_nm_s"]),
+                                                          float(row.get("corner_hz") or 0.0)))
     rows = []
     for path in sorted(Path(export_dir).glob("*.csv")):
         with open(path, newline="") as f:
@@ -92,8 +93,11 @@ def truth_features(export_dir="data/exports", stations="data/stations.csv"):
         bands = [k for k in reader.fieldnames if k.startswith("band_")]
         for r in records:
             t = float(r["t_hours"])
-            sens = [v for start, v in sorted(epochs[r["station"]]) if start <= t][-1]
-            g = np.array([float(r[k]) - sens for k in bands])
+            _, sens, corner = [e for e in sorted(epochs[r["station"]]) if e[0] <= t][-1]
+            f_hz = 0.2 * 100.0 ** (np.arange(len(bands)) / (len(bands) - 1))
+            r2 = (f_hz / corner) ** 2 if corner > 0 else np.full(len(bands), np.inf)
+            gain = np.log10(r2 / np.sqrt(1.0 + r2 ** 2)) if corner > 0 else np.zeros(len(bands))
+            g = np.array([float(r[k]) - sens for k in bands]) - gain
             top = g.max()
             rows.append((t, top + np.log10(np.sum(10.0 ** (g - top)))))
     t = np.array([r[0] for r in rows])
