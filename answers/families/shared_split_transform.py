@@ -1,8 +1,9 @@
 """Bug family: a split's subsets are views of ONE dataset object, so setting the evaluation transform on
 the validation subset's dataset switches the training subset to it too (training runs without its
 augmentation), checked on the inputs the model actually trains on; with an outcome layer read from the
-run's printed lines, and a check that the evaluated inputs are each record's own features recomputed from
-the raw files (bands in ground motion; derived features recomputed in float64 from the exports).
+run's printed lines, a check that validation reads the same inputs every pass, and a check that the
+evaluated inputs still carry each record's size (its total band energy in ground motion, recomputed from the
+raw files), whatever form the inputs take.
 
 Measuring side (`run_recorded`): runs the case's training entry point at the README settings with a global
 forward pre-hook that finds the first module run forward in training mode with gradients on (the model)
@@ -33,6 +34,8 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
             x = args[0]
             if isinstance(x, torch.Tensor) and x.ndim == 2:
                 if state["eval_done"]:
+                    if "first_eval" not in state and state["eval"]:
+                        state["first_eval"] = state["eval"]
                     state["eval"], state["eval_done"] = [], False
                 state["eval"].append(x.detach().float().clone())
             return
@@ -64,17 +67,14 @@ def run_recorded(rec, seed, load_config, run_fn, config_path):
     rec.put("model_found", "module" in state)
     rec.save("inputs", {"counts": torch.tensor([state["rows"], state["repeats"]], dtype=torch.float64)})
     last = torch.cat(state["eval"]) if state["eval"] else torch.zeros(0, 0)
-    rec.save("last_eval", {"x": last, "truth": torch.from_numpy(truth_features())})
+    first = torch.cat(state["first_eval"]) if state.get("first_eval") else torch.zeros(0, 0)
+    rec.save("last_eval", {"x": last, "first": first, "truth": torch.from_numpy(truth_features())})
 
 
-DERIVED = (("peak", "onset"), ("end", "peak"), ("band_12", "band_03"), ("band_15", "band_12"))
-
-
-def truth_features(export_dir="data/exports", stations="data/stations.csv", derived=DERIVED):
-    """Every record's band energies in ground motion (its counts minus its own station's sensitivity at its
-    pick time), its derived features (the differences of two export columns, taken in float64 on the values
-    as written), and log10 of the hours since the previous pick on the network: (n, n_bands + len(derived) + 1),
-    computed from the data files alone."""
+def truth_features(export_dir="data/exports", stations="data/stations.csv"):
+    """Every record's size and gap, from the data files alone: (n, 2), column 0 = log10 of the record's
+    total energy over its bands in ground motion (counts minus its own station's sensitivity at its pick
+    time), column 1 = log10 of the hours since the previous pick on the network."""
     import csv
     from pathlib import Path
 
@@ -83,7 +83,8 @@ def truth_features(export_dir="data/exports", stations="data/stations.csv", deri
     epochs = {}
     with open(stations, newline="") as f:
         for row in csv.DictReader(f):
-            epochs.setdefault(row["station"], []).append((float(row["from_hours"]), float(row["log10_counts_per_nm_s"])))
+            epochs.setdefault(row["station"], []).append((float(row["from_hours"]), float(row["log10_counts_per_nm_s"]),
+                                                          float(row.get("corner_hz") or 0.0)))
     rows = []
     for path in sorted(Path(export_dir).glob("*.csv")):
         with open(path, newline="") as f:
@@ -92,16 +93,20 @@ def truth_features(export_dir="data/exports", stations="data/stations.csv", deri
         bands = [k for k in reader.fieldnames if k.startswith("band_")]
         for r in records:
             t = float(r["t_hours"])
-            sens = [v for start, v in sorted(epochs[r["station"]]) if start <= t][-1]
-            d = [float(int(r[a]) - int(r[b])) if "band" not in a else float(r[a]) - float(r[b]) for a, b in derived]
-            rows.append((t, [float(r[k]) - sens for k in bands] + d))
+            _, sens, corner = [e for e in sorted(epochs[r["station"]]) if e[0] <= t][-1]
+            f_hz = 0.2 * 100.0 ** (np.arange(len(bands)) / (len(bands) - 1))
+            r2 = (f_hz / corner) ** 2 if corner > 0 else np.full(len(bands), np.inf)
+            gain = np.log10(r2 / np.sqrt(1.0 + r2 ** 2)) if corner > 0 else np.zeros(len(bands))
+            g = np.array([float(r[k]) - sens for k in bands]) - gain
+            top = g.max()
+            rows.append((t, top + np.log10(np.sum(10.0 ** (g - top)))))
     t = np.array([r[0] for r in rows])
-    feats = np.array([r[1] for r in rows], dtype=np.float64)
+    size = np.array([r[1] for r in rows], dtype=np.float64)
     order = np.argsort(t, kind="stable")
     gaps = np.empty(len(t))
     ts = t[order]
     gaps[order] = np.log10(np.maximum(np.diff(ts, prepend=ts[0] - 1.0), 1e-3))
-    return np.hstack([feats, gaps[:, None]])
+    return np.stack([size, gaps], axis=1)
 
 
 _EPOCH = re.compile(r"^epoch\s+(\d+)\s*\|(.*)$")
@@ -144,12 +149,16 @@ def decide_training(m, checks, s):
     checks.check("training_inputs_augmented", share <= s["max_replayed"], value=share,
                  bound=f"<= {s['max_replayed']} (share of training inputs bit-identical to an earlier one)",
                  source="recomputed", limit=s["max_replayed"], sense="<")
-    last = m.tensors("last_eval", keys=["x", "truth"])
-    r2, n = calibration_fit(last["x"].numpy(), last["truth"].numpy())
-    checks.check("inputs_match_raw_records", r2 >= s["min_r2"] and n >= s["min_matched"], value=r2,
-                 bound=f">= {s['min_r2']} (smallest R^2, over features, of the validation inputs on their records' "
-                       f"own ground-motion bands and derived features recomputed in float64 from the exports; {n} rows "
-                       f"matched, need {s['min_matched']})",
+    last = m.tensors("last_eval", keys=["x", "first", "truth"])
+    x, first = last["x"].numpy(), last["first"].numpy()
+    fixed = x.shape == first.shape and x.size > 0 and bool((x == first).all())
+    checks.check("validation_inputs_fixed", fixed, value=fixed,
+                 bound="the first and the last validation pass give the model bit-identical inputs", source="recomputed")
+    r2, n = size_fit(x, last["truth"].numpy())
+    checks.check("inputs_carry_record_size", r2 >= s["min_r2"] and n >= s["min_matched"], value=r2,
+                 bound=f">= {s['min_r2']} (R^2 of each validation record's log10 total band energy in ground motion, "
+                       f"recomputed from the exports and the station sheet, regressed linearly on the model's inputs; "
+                       f"{n} rows matched, need {s['min_matched']})",
                  source="recomputed", limit=s["min_r2"], sense=">")
     loss, recall = final_numbers(m.value("stdout", str), s["class_label"])
     checks.check("val_loss", loss <= s["max_val_loss"], value=loss, bound=f"<= {s['max_val_loss']}",
@@ -159,39 +168,41 @@ def decide_training(m, checks, s):
                  source="reported", limit=s["min_recall"], sense=">")
 
 
-def calibration_fit(x, truth):
-    """Match each evaluated input row to its record by the gap feature (un-standardized with the catalog's
-    statistics; rows whose gap is shared by several records are left out) and return the smallest R^2, over
-    the band and derived features, of the inputs regressed on the records' true features (ground-motion
-    bands; derived differences recomputed in float64 from the exports), with the number of rows matched."""
+def size_fit(x, truth):
+    """Match each evaluated input row to its record by the gap feature (whichever input column, un-standardized
+    with the catalog's statistics, matches the most records; gaps shared by several records are left out),
+    then regress the records' log10 total band energy (ground motion) on all the matched input columns with an
+    intercept and return its R^2 and the number of rows matched."""
     import numpy as np
 
     x, truth = np.asarray(x, dtype=np.float64), np.asarray(truth, dtype=np.float64)
-    if x.ndim != 2 or x.shape[0] == 0 or x.shape[1] != truth.shape[1]:
+    if x.ndim != 2 or x.shape[0] == 0 or truth.ndim != 2:
         return 0.0, 0
-    g = truth[:, -1]
-    gap = x[:, -1] * g.std() + g.mean()
+    size, g = truth[:, 0], truth[:, 1]
     values, counts = np.unique(np.round(g, 6), return_counts=True)
     unique = set(values[counts == 1].tolist())
-    idx = np.searchsorted(np.sort(g), gap)
     sorted_g, order = np.sort(g), np.argsort(g)
-    matched_x, matched_t = [], []
-    for i, v in enumerate(gap):
-        j = int(np.clip(idx[i], 1, len(g) - 1))
-        k = j if abs(sorted_g[j] - v) < abs(sorted_g[j - 1] - v) else j - 1
-        if abs(sorted_g[k] - v) < 1e-4 and round(float(sorted_g[k]), 6) in unique:
-            matched_x.append(x[i, :-1])
-            matched_t.append(truth[order[k], :-1])
-    if len(matched_x) < 50:
-        return 0.0, len(matched_x)
-    mx, mt = np.array(matched_x), np.array(matched_t)
-    r2 = []
-    for b in range(mx.shape[1]):
-        A = np.stack([mt[:, b], np.ones(len(mt))], axis=1)
-        coef, *_ = np.linalg.lstsq(A, mx[:, b], rcond=None)
-        resid = mx[:, b] - A @ coef
-        r2.append(1.0 - resid.var() / max(mx[:, b].var(), 1e-12))
-    return float(min(r2)), len(mx)
+    best = ([], [])
+    for c in range(x.shape[1]):
+        gap = x[:, c] * g.std() + g.mean()
+        idx = np.searchsorted(sorted_g, gap)
+        rows, recs = [], []
+        for i, v in enumerate(gap):
+            j = int(np.clip(idx[i], 1, len(g) - 1))
+            k = j if abs(sorted_g[j] - v) < abs(sorted_g[j - 1] - v) else j - 1
+            if abs(sorted_g[k] - v) < 1e-4 and round(float(sorted_g[k]), 6) in unique:
+                rows.append(i)
+                recs.append(order[k])
+        if len(rows) > len(best[0]):
+            best = (rows, recs)
+    rows, recs = best
+    if len(rows) < 50:
+        return 0.0, len(rows)
+    A = np.hstack([x[rows], np.ones((len(rows), 1))])
+    y = size[recs]
+    coef, *_ = np.linalg.lstsq(A, y, rcond=None)
+    resid = y - A @ coef
+    return float(1.0 - resid.var() / max(y.var(), 1e-12)), len(rows)
 
 
 def readme_checks(run, measured, checks, s):

@@ -3,28 +3,28 @@
 Two independent defects. Layer A (train.build_datasets): random_split returns two Subsets of ONE
 RecordDataset, and `val_set.dataset.transform = None` (meant for validation) clears the transform of that
 shared object, so the training records are read without the BandJitter augmentation: the model sees the
-same 2,080 inputs every epoch and overfits (training loss 0.004, validation loss climbing to 0.74-0.76
-instead of v0.3's 0.29-0.31). Layer B (catalog.load_exports + dataset.derived_features):
-the export's columns after the label are read as Python floats and made into the table with torch.tensor(values),
-float32 by default. The onset / peak / end columns are the digitizer's running sample numbers (1.15e9-2.08e9),
-where float32 spacing is 128 samples, so the rise (peak - onset) and coda (end - peak) the generic derived step
-takes are off by up to 126 samples (rms ~54). Rockfall and tremor, told apart mainly by a few seconds of rise
-and coda, suffer most (every station, every split). Every run is the README's
-`python train.py` at train.seed = s (50 epochs of 32 batches of 64). Checks per seed:
+same 2,080 inputs every epoch and overfits (training loss 0.002, validation loss 0.71-0.79 instead of v0.3's
+0.34-0.36). Layer B (dataset.relative_band_power, called by RecordDataset): the band energies reach the model
+only as log shares of each record's total (relative band power, documented as size-independent spectral
+shape), so the record's size is gone from the inputs. Rockfall and tremor have nearly the same spectral shape
+and differ in level at every station; with the size erased they are told apart only by rise and coda.
+Every run is the README's `python train.py` at train.seed = s (50 epochs of 32 batches of 64). Checks per seed:
 
 - reported `readme_config_trains`, `training_forward_seen`;
 - recomputed `every_epoch_trained` (>= 100,000 training input rows) and `training_inputs_augmented`: the
   share of training inputs bit-identical to an earlier one <= 0.05 (broken 0.98; augmented 0.0);
-- recomputed `inputs_match_raw_records`: the model's inputs of the last validation pass, each matched to its
-  record by the gap feature, regressed feature by feature on the record's own features recomputed from the
-  data files alone (bands minus its own station's sensitivity; the derived differences taken on the exports'
-  values in float64): smallest R^2 >= 0.999 over >= 200 matched rows (float64 table 1.0; broken ~0.73);
-- reported `val_loss` <= 0.36 on the last epoch line and `class_recall` (rockfall) >= 0.50 (a floor; the
+- recomputed `validation_inputs_fixed`: the first and the last validation pass give bit-identical inputs
+  (validation is not augmented);
+- recomputed `inputs_carry_record_size`: the model's inputs of the last validation pass, each matched to its
+  record by the gap feature (whichever column it is), and the record's log10 total band energy in ground
+  motion (recomputed from the exports and the station sheet) regressed linearly on them: R^2 >= 0.75 over
+  >= 200 matched rows (shares only ~0.45; shares + total 1.0; absolute ground-motion bands ~0.89);
+- reported `val_loss` <= 0.45 on the last epoch line and `class_recall` (rockfall) >= 0.60 (a floor; the
   mechanism check carries layer B). Effect table in NOTES.md.
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final recall equal the seed-0 run
-measured here, within 2e-4) and `readme_run_val_loss` (<= 0.36).
+measured here, within 2e-4) and `readme_run_val_loss` (<= 0.45).
 """
 
 import sys
@@ -38,9 +38,9 @@ from families.shared_split_transform import decide_training, readme_checks  # no
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
-    "min_rows": 100_000, "max_replayed": 0.05, "max_val_loss": 0.36,
-    "class_label": "rockfall", "min_recall": 0.50, "print_tol": 2e-4,
-    "min_r2": 0.999, "min_matched": 200,
+    "min_rows": 100_000, "max_replayed": 0.05, "max_val_loss": 0.45,
+    "class_label": "rockfall", "min_recall": 0.60, "print_tol": 2e-4,
+    "min_r2": 0.75, "min_matched": 200,
 }
 
 

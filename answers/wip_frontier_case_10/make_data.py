@@ -4,7 +4,7 @@
 
 Kettle Ridge observatory: six seismic stations, one record per (event, station pick). Each record carries 16
 log band energies in raw digitizer counts. The physical level is the counts minus the station's log
-sensitivity (stations.csv: SUM is a broadband instrument at about 5x the gain of the short-period stations,
+sensitivity and its seismometer's f^2 fall-off below the corner (stations.csv: SUM is a broadband instrument at about 5x the gain of the short-period stations,
 and NFL's digitizer was swapped on day 95). Rockfalls are mostly picked at SUM and CRT, near the summit
 scarp; rockfall and tremor share a broadband shape and differ mainly in level. The analysts' labels flip
 rockfall <-> tremor for a share of records (the April double review in review_april.csv is real: a second
@@ -38,8 +38,17 @@ SHAPE = {  # (centre, width) of the spectral bump on a 0-1 log-frequency axis
     "volcano_tectonic": (0.64, 0.24), "long_period": (0.30, 0.18), "tremor": (0.44, 0.32),
     "rockfall": (0.46, 0.34), "noise": (0.60, 0.90),
 }
-LEVEL = {"volcano_tectonic": 1.0, "long_period": 0.8, "tremor": 0.35, "rockfall": 0.55, "noise": -0.6}
+LEVEL = {"volcano_tectonic": 1.0, "long_period": 0.8, "tremor": 0.25, "rockfall": 0.75, "noise": -0.6}
 FLIP = {"rockfall": ("tremor", 0.09), "tremor": ("rockfall", 0.04)}
+
+
+BAND_HZ = 0.2 * 100.0 ** (np.arange(16) / 15)
+CORNER = {st: (1.0 / 120.0 if st == "SUM" else 1.0) for st in STATIONS}
+
+
+def log_gain(f_hz, corner_hz):
+    r2 = (f_hz / corner_hz) ** 2
+    return np.log10(r2 / np.sqrt(1.0 + r2 ** 2))
 
 
 def log_sens(station, day):
@@ -63,12 +72,13 @@ TIMING = {  # (rise s, coda s) ranges: onset to peak, peak to the end of the cod
 
 
 def timing(st, c, t_hours, rng):
-    """The digitizer's sample numbers at the onset, the peak and the end of the coda of one pick."""
+    """The pick's rise (onset to peak) and coda (peak to the end of the coda) in seconds, as the box writes
+    them (whole samples at 50 Hz). The same random stream as the round-8 sample numbers."""
     (r0, r1), (c0, c1) = TIMING[c]
-    onset = int(BOX_START[st]) + int(round(t_hours * 3600 * RATE)) + int(rng.integers(0, RATE))
-    peak = onset + int(round(rng.uniform(r0, r1) * RATE))
-    end = peak + int(round(rng.uniform(c0, c1) * RATE))
-    return onset, peak, end
+    rng.integers(0, RATE)
+    rise = int(round(rng.uniform(r0, r1) * RATE))
+    coda = int(round(rng.uniform(c0, c1) * RATE))
+    return rise / RATE, coda / RATE
 
 
 def main(n=2600, seed=10):
@@ -86,7 +96,7 @@ def main(n=2600, seed=10):
         tilt = rng.normal(0, 0.35) * (f - 0.5)
         bands = shape + level + tilt + rng.normal(0, 0.60, N_BANDS)
         day = t / 24.0
-        counts = bands + log_sens(st, day) + 6.0
+        counts = bands + log_sens(st, day) + log_gain(BAND_HZ, CORNER[st]) + 6.0
         label = noisy_label(c, rng)
         second = noisy_label(c, rng)
         recs.append((f"KR{i:05d}", st, round(t, 3), label, second, counts))
@@ -95,14 +105,14 @@ def main(n=2600, seed=10):
     exports.mkdir(parents=True, exist_ok=True)
     for old in exports.glob("*.csv"):
         old.unlink()
-    header = ["record_id", "station", "t_hours", "label"] + [f"band_{k:02d}" for k in range(N_BANDS)] + ["onset", "peak", "end"]
+    header = ["record_id", "station", "t_hours", "label"] + [f"band_{k:02d}" for k in range(N_BANDS)] + ["rise_s", "coda_s"]
     for st in STATIONS:
         with open(exports / f"{st}.csv", "w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(header)
             for (rid, s, t, label, _, counts), smp in zip(recs, times):
                 if s == st:
-                    w.writerow([rid, s, f"{t:.3f}", label] + [f"{v:.4f}" for v in counts] + [str(v) for v in smp])
+                    w.writerow([rid, s, f"{t:.3f}", label] + [f"{v:.4f}" for v in counts] + [f"{v:.2f}" for v in smp])
     env_dir = OUT / "envelopes"
     if env_dir.is_dir():
         for old in env_dir.glob("*"):
@@ -110,11 +120,11 @@ def main(n=2600, seed=10):
         env_dir.rmdir()
     with open(OUT / "stations.csv", "w", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(["station", "from_hours", "log10_counts_per_nm_s", "instrument"])
+        w.writerow(["station", "from_hours", "log10_counts_per_nm_s", "corner_hz", "instrument"])
         for st in STATIONS:
             inst = "broadband 120 s" if st == "SUM" else "short-period 1 Hz"
-            w.writerow([st, "0", f"{LOG_SENS[st]:.2f}", inst])
-        w.writerow(["NFL", f"{NFL_SWAP_DAY * 24}", f"{NFL_AFTER:.2f}", "short-period 1 Hz (digitizer swap)"])
+            w.writerow([st, "0", f"{LOG_SENS[st]:.2f}", f"{CORNER[st]:.5f}", inst])
+        w.writerow(["NFL", f"{NFL_SWAP_DAY * 24}", f"{NFL_AFTER:.2f}", f"{CORNER['NFL']:.5f}", "short-period 1 Hz (digitizer swap)"])
     with open(OUT / "review_april.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["record_id", "analyst_a", "analyst_b"])

@@ -1,7 +1,7 @@
 """Reading the stations' pick exports into one record table.
 
 data/exports/<station>.csv: one row per pick, the analyst's label and the pick's columns as the station box
-writes them (band energies in digitizer counts, then the box's sample columns).
+writes them (band energies in digitizer counts, then the pick's rise and coda in seconds).
 """
 
 import csv
@@ -83,5 +83,5 @@ def load_exports(export_dir="data/exports"):
         labels += [CLASSES.index(r[3]) for r in rows]
         values += v
     table = RecordTable(np.array(ids), np.array(stations), np.array(times, dtype=np.float64),
-                        torch.tensor(values), np.array(labels, dtype=np.int64), names)
+                        torch.tensor(values, dtype=torch.float64), np.array(labels, dtype=np.int64), names)
     return table.take(np.argsort(table.t_hours, kind="stable"))

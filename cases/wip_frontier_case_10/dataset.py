@@ -1,18 +1,29 @@
-"""Model inputs: each record's band energies in ground motion, the derived features (differences between two
-of the export's columns), and the gap since the previous pick anywhere on the network (swarms come in
-bursts), standardized over the catalog."""
+"""Model inputs: each record's spectral shape (relative band power of its band energies in ground motion),
+the pick's rise and coda, the derived features (differences between two of the export's columns), and the
+gap since the previous pick anywhere on the network (swarms come in bursts), standardized over the catalog."""
 
 import numpy as np
 import torch
 from torch.utils.data import Dataset
 
 
+PICK_COLUMNS = ("rise_s", "coda_s")  # onset to peak, peak to the end of the coda (s)
 DERIVED = (  # (feature, column, minus column)
-    ("rise", "peak", "onset"),       # samples from the onset to the peak
-    ("coda", "end", "peak"),         # samples from the peak to the end of the coda
     ("tilt", "band_12", "band_03"),  # high over low band energy, log10
     ("edge", "band_15", "band_12"),
 )
+
+
+def relative_band_power(log_bands):
+    """Each record's band energies (log10) as log10 shares of the record's total energy over the bands.
+
+    Records differ in size by orders of magnitude with the event's magnitude and its distance to the
+    station; the shares are the size-independent spectral shape: a small nearby event and a large distant
+    one look alike."""
+    log_bands = np.asarray(log_bands, dtype=np.float64)
+    top = log_bands.max(axis=1, keepdims=True)
+    total = top + np.log10(np.sum(10.0 ** (log_bands - top), axis=1, keepdims=True))
+    return log_bands - total
 
 
 def derived_features(table, derived=DERIVED):
@@ -34,8 +45,9 @@ class RecordDataset(Dataset):
         self.record_ids = table.record_ids
         self.stations = table.stations
         self.classes = table.classes
-        bands = response(table.bands)
-        x = np.hstack([bands, derived_features(table), network_gaps(table.t_hours)[:, None]])
+        bands = relative_band_power(response(table.bands))
+        picks = np.stack([table.column(c).numpy() for c in PICK_COLUMNS], axis=1)
+        x = np.hstack([bands, picks, derived_features(table), network_gaps(table.t_hours)[:, None]])
         self.mean = x.mean(axis=0)
         self.std = np.maximum(x.std(axis=0), 1e-6)
         self.x = torch.from_numpy(((x - self.mean) / self.std).astype(np.float32))

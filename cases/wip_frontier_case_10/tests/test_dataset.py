@@ -2,7 +2,7 @@ import numpy as np
 import torch
 
 from catalog import load_exports
-from dataset import DERIVED, RecordDataset, derived_features, network_gaps
+from dataset import DERIVED, PICK_COLUMNS, RecordDataset, derived_features, network_gaps, relative_band_power
 
 
 class Identity:
@@ -23,7 +23,7 @@ def test_gaps_are_log_hours():
 def test_features_standardized():
     table = load_exports("data/exports")
     ds = RecordDataset(table, Identity())
-    n = 16 + len(DERIVED) + 1
+    n = 16 + len(PICK_COLUMNS) + len(DERIVED) + 1
     assert ds.x.shape == (len(table), n)
     assert torch.allclose(ds.x.mean(0), torch.zeros(n), atol=1e-4)
 
@@ -40,3 +40,11 @@ def test_derived_features_one_per_pair():
     d = derived_features(table)
     assert d.shape == (len(table), len(DERIVED))
     assert np.isfinite(d).all()
+
+
+def test_relative_band_power_shares_sum_to_one():
+    rng = np.random.default_rng(0)
+    b = rng.normal(8.0, 1.0, size=(50, 16))
+    s = relative_band_power(b)
+    assert np.allclose((10.0 ** s).sum(axis=1), 1.0)
+    assert np.allclose(relative_band_power(b + 2.5), s)
