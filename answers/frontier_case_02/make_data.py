@@ -8,7 +8,7 @@ scaled channel (activity, steps, lying_bouts, neck_temp, panting_index, water_vi
 a shared daily rhythm.
 
 Behaviour minutes (round 9): the collar records `uptime_min` minutes of the window (360 minus gaps: 70% of
-windows lose a few minutes, 30% lose 20-200 minutes to a dropout) and classifies each recorded minute as
+windows lose a few minutes to about an hour, 30% lose 40-200 minutes to a dropout) and classifies each recorded minute as
 rumination, eating, lying, head-down or idle, or leaves it unclassified (walking, standing, the parlour: about
 13%). The five `_min` columns are integer counts = uptime x the cow's time-budget fraction x noise. Each cow
 has her own budget (sd 6% relative per behaviour, a common factor with sd 1.5%), a daily rhythm, window noise.
@@ -39,15 +39,16 @@ EFFECT = {
     "heat":     dict(activity=2.4, steps=2.2),
     "lame":     dict(activity=-1.1, steps=-1.5, lying_bouts=-0.9),
     "mastitis": dict(neck_temp=1.6, water_visits=0.9, panting_index=0.7),
-    "ketosis":  dict(activity=-0.15),
+    "ketosis":  dict(activity=-0.35, steps=-0.2),
 }
 BUDGET_EFFECT = {
     "heat":     np.array([-0.30, -0.15, -0.30, 0.0, -0.20]),
     "lame":     np.array([0.0, -0.05, 0.25, 0.0, 0.20]),
     "mastitis": np.array([-0.22, -0.25, 0.05, 0.0, 0.0]),
+    "ketosis":  np.array([-0.10, -0.08, 0.0, 0.0, 0.08]),
 }
 BUDGET = np.array([0.31, 0.18, 0.24, 0.06, 0.08])
-KETO_SCALE = (0.84, 0.90)
+KETO_SCALE = (0.93, 0.97)
 COW_SD = np.array([1.5, 1.5, 0.4, 0.3, 0.4, 0.4])
 HEAVY = [2, 4, 5]
 KETO_MISSED = 0.25
@@ -95,10 +96,10 @@ def main(out_dir="data/exports", seed=20260402):
             budget = BUDGET * farm_budget * np.exp(rng.normal(0, 0.06, len(BEHAVIOURS)) + rng.normal(0, 0.015))
             states = cow_states(rng)
             x = base + rhythm + rng.normal(0, NOISE_SD, (N_WIN, len(SCALED)))
-            x[:, HEAVY] += 2.4 * rng.standard_t(2.0, (N_WIN, len(HEAVY)))
+            x[:, HEAVY] += 4.0 * rng.standard_t(2.0, (N_WIN, len(HEAVY)))
             frac = budget * (1 + budget_rhythm) * np.exp(rng.normal(0, MIN_NOISE, (N_WIN, len(BEHAVIOURS))))
             big = rng.random(N_WIN) < 0.3
-            gap = np.where(big, rng.integers(20, 201, N_WIN), rng.geometric(0.15, N_WIN) - 1)
+            gap = np.where(big, rng.integers(40, 201, N_WIN), rng.geometric(0.05, N_WIN) - 1)
             uptime = 360 - np.minimum(gap, 200)
             for t in range(N_WIN):
                 name = STATES[states[t]]
