@@ -96,7 +96,7 @@ def main(out_dir="data/exports", seed=20260402):
             budget = BUDGET * farm_budget * np.exp(rng.normal(0, 0.06, len(BEHAVIOURS)) + rng.normal(0, 0.015))
             states = cow_states(rng)
             x = base + rhythm + rng.normal(0, NOISE_SD, (N_WIN, len(SCALED)))
-            x[:, HEAVY] += 4.0 * rng.standard_t(2.0, (N_WIN, len(HEAVY)))
+            x[:, HEAVY] += 6.0 * rng.standard_t(2.0, (N_WIN, len(HEAVY)))
             frac = budget * (1 + budget_rhythm) * np.exp(rng.normal(0, MIN_NOISE, (N_WIN, len(BEHAVIOURS))))
             big = rng.random(N_WIN) < 0.3
             gap = np.where(big, rng.integers(40, 201, N_WIN), rng.geometric(0.05, N_WIN) - 1)
