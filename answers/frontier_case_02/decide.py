@@ -3,8 +3,8 @@
 Two independent defects. Layer A (model building): configs/collar_mlp.toml is the Keras original's
 architecture file, where bn_momentum = 0.99 means "keep 99% of the running statistic"; build_collarnet
 passes it to nn.BatchNorm1d(momentum=...), where it is the share of the NEW batch, so the running mean and
-variance the model evaluates with are essentially the last training batch's (8 windows): a jumpy validation
-curve and val acc 0.772-0.784 instead of v0.3's 0.791-0.797. Layer B (input features): dataset.time_budget turns the
+variance the model evaluates with are essentially the last training batch's (16 windows): a jumpy validation
+curve and val acc 0.790-0.796 instead of v0.3's 0.793-0.808. Layer B (input features): dataset.time_budget turns the
 five behaviour minute columns into shares of their own sum ("windows differ in collar uptime"); the uptime
 really differs (uptime_min), but ketosis scales every behaviour down together (the unclassified share grows),
 so its shares barely change and the absolute drop that tells it from normal is erased. Dividing by uptime_min
@@ -16,8 +16,8 @@ so its shares barely change and the absolute drop that tells it from normal is e
 - reported `running_stats_average_many_batches`: every BatchNorm momentum <= 0.1 (None, a cumulative
   average, counts as 0; broken 0.99; the correct translation 0.01; PyTorch's default 0.1);
 - reported `val_accuracy` >= 0.83, `alert_recall` (heat) >= 0.35 and `ketosis_f1` >= 0.45 on the printed
-  lines (see NOTES.md for the per-seed table: A only 0.791-0.797 and ketosis F1 0.28-0.31;
-  both fixed 0.856-0.878 and 0.53-0.64);
+  lines (see NOTES.md for the per-seed table: A only 0.793-0.808 and ketosis F1 0.35;
+  both fixed 0.850-0.883 and 0.54-0.67);
 - seed 0, `classified_fraction_in_inputs`: the classified fraction of each window (the behaviour minutes'
   sum over uptime_min, from the raw CSVs) is recovered by a least-squares fit on the model inputs, the inputs
   over uptime_min, 1/uptime_min and a constant with R^2 >= 0.99 (broken: about 0.5; every correct form: 1.0).
