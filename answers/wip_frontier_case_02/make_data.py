@@ -1,6 +1,6 @@
-"""How frontier_case_02's data were generated (hidden half; run from the case folder to regenerate).
+"""How wip_frontier_case_02's data were generated (hidden half; run from the case folder to regenerate).
 
-    python ../../answers/frontier_case_02/make_data.py
+    python ../../answers/wip_frontier_case_02/make_data.py
 
 Four farms, 24 cows each, ten days of six-hour collar windows (40 per cow): 3,840 windows. Each farm's
 gateway numbers its collars C01..C24 and writes its export time-major. Every cow has her own baseline on every
