@@ -4,29 +4,27 @@ Two independent defects. Layer A (model building): configs/collar_mlp.toml is th
 architecture file, where bn_momentum = 0.99 means "keep 99% of the running statistic"; build_collarnet
 passes it to nn.BatchNorm1d(momentum=...), where it is the share of the NEW batch, so the running mean and
 variance the model evaluates with are essentially the last training batch's (16 windows): a jumpy validation
-curve and val acc 0.780-0.800 instead of v0.3's 0.806-0.829. Layer B (input features): data.load_exports
-turns every export's reading columns into one tensor with torch.tensor(list of floats), float32 by default;
-one of those columns, milk_l, is the milk meter's running total (4e6-1.6e7 L, float32 spacing 0.5-1 L), and
-dataset.with_deltas takes the change since the cow's previous window on that float32 tensor, so each window's
-yield (about 8 L, sd 0.2 L between cows) carries a rounding error of up to 1 L. Ketosis, told apart from
-normal mostly by a 0.6-0.9 L drop in yield, gets F1 0.37-0.47 with A fixed instead of 0.52-0.59 (a quarter of
-ketosis windows are logged normal: the README's true partial excuse, data/bhb_recheck.csv). Checks per seed
-on the README's `python train.py` at train.seed = s:
+curve and val acc 0.790-0.796 instead of v0.3's 0.793-0.808. Layer B (input features): dataset.time_budget turns the
+five behaviour minute columns into shares of their own sum ("windows differ in collar uptime"); the uptime
+really differs (uptime_min), but ketosis scales every behaviour down together (the unclassified share grows),
+so its shares barely change and the absolute drop that tells it from normal is erased. Dividing by uptime_min
+(minutes per recorded minute) or keeping the minutes fixes it. Checks per seed on the README's
+`python train.py` at train.seed = s:
 
 - reported `readme_config_trains`, `training_forward_seen`, `batch_norm_kept` (>= 3 BatchNorm layers
   tracking running statistics: removing batch norm hides A);
 - reported `running_stats_average_many_batches`: every BatchNorm momentum <= 0.1 (None, a cumulative
   average, counts as 0; broken 0.99; the correct translation 0.01; PyTorch's default 0.1);
-- reported `val_accuracy` >= 0.803, `alert_recall` (heat) >= 0.35 and `ketosis_f1` >= 0.33 (a floor: B is judged on mechanism) on the printed
-  lines (broken 0.780-0.800 and F1 0.21-0.50; A fixed alone 0.806-0.829 and 0.37-0.47; both 0.826-0.840
-  and 0.52-0.59);
-- seed 0, `milk_yield_input_exact`: some column of dataset.model_inputs(load_exports()), rows matched by
-  window id, equals the float64 change of milk_l since the same cow's previous window from the raw CSVs
-  within 0.05 L (broken: up to 1 L).
+- reported `val_accuracy` >= 0.83, `alert_recall` (heat) >= 0.35 and `ketosis_f1` >= 0.45 on the printed
+  lines (see NOTES.md for the per-seed table: A only 0.793-0.808 and ketosis F1 0.35;
+  both fixed 0.850-0.883 and 0.54-0.67);
+- seed 0, `classified_fraction_in_inputs`: the classified fraction of each window (the behaviour minutes'
+  sum over uptime_min, from the raw CSVs) is recovered by a least-squares fit on the model inputs, the inputs
+  over uptime_min, 1/uptime_min and a constant with R^2 >= 0.99 (broken: about 0.5; every correct form: 1.0).
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
-here, within 2e-4), `readme_run_val_acc` (>= 0.803) and `readme_run_alert_recall` (>= 0.35).
+here, within 2e-4), `readme_run_val_acc` (>= 0.83) and `readme_run_alert_recall` (>= 0.35).
 """
 
 import re
@@ -41,11 +39,11 @@ from families.keras_bn_momentum import decide_training, readme_checks  # noqa: E
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
-    "min_bn_layers": 3, "max_momentum": 0.1, "min_acc": 0.803, "alert_label": "heat",
+    "min_bn_layers": 3, "max_momentum": 0.1, "min_acc": 0.83, "alert_label": "heat",
     "min_alert_recall": 0.35, "print_tol": 2e-4,
 }
-MIN_KETOSIS_F1 = 0.33
-MAX_MILK_ERROR_L = 0.05
+MIN_KETOSIS_F1 = 0.45
+MIN_FRACTION_R2 = 0.99
 
 
 def decide(seed, m, checks):
@@ -56,10 +54,11 @@ def decide(seed, m, checks):
     checks.check("ketosis_f1", f1 >= MIN_KETOSIS_F1, value=f1, bound=f">= {MIN_KETOSIS_F1}", source="reported",
                  limit=MIN_KETOSIS_F1, sense=">")
     if seed == 0:
-        err = m.value("milk_change_error", float)
-        checks.check("milk_yield_input_exact", err <= MAX_MILK_ERROR_L, value=err,
-                     bound=f"<= {MAX_MILK_ERROR_L} L max error of the closest input column against the float64 "
-                           "change of milk_l since the cow's previous window in the raw exports", source="reported")
+        r2 = m.value("classified_fraction_r2", float)
+        checks.check("classified_fraction_in_inputs", r2 >= MIN_FRACTION_R2, value=r2,
+                     bound=f">= {MIN_FRACTION_R2} R^2 of the windows' classified fraction (behaviour minutes over "
+                           "uptime_min, raw exports) fitted on the inputs, inputs/uptime_min, 1/uptime_min, 1",
+                     source="reported")
 
 
 def readme(run, measured, checks):

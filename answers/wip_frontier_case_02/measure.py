@@ -6,9 +6,10 @@ in training mode with gradients on (the model, at its first training step); when
 of each of its BatchNorm layers is recorded with what run() printed (families/keras_bn_momentum.py).
 
 Then the per-window inputs: the agent's data.load_exports and dataset.model_inputs (the inputs and window ids
-train.py uses), rows matched to the raw exports by window id, and each window's milk yield recomputed here in
-float64 from the raw exports (milk_l minus the same cow's previous window's milk_l; farm = file stem, cow =
-farm and collar; a cow's first window is skipped): the smallest max-abs error of any input column against it.
+train.py uses), rows matched to the raw exports by window id, and each window's classified fraction
+recomputed here from the raw exports (the five behaviour minute columns' sum over uptime_min, the minutes the
+collar recorded): the R^2 of its least-squares fit on the inputs, the inputs over uptime_min, 1/uptime_min and a
+constant (so minutes kept as they are, minutes per recorded minute, per nominal window, ... all carry it).
 """
 
 import sys
@@ -38,22 +39,21 @@ def measure(seed, rec):
     x, ids = require(import_workspace_module("dataset"), "model_inputs")(table)[:2]
     x = np.asarray(x, dtype=np.float64)
     paths = sorted(Path(cfg.data.export_dir).glob("*.csv"))
-    raw = pd.concat([pd.read_csv(p, dtype={"milk_l": np.float64}).assign(farm=p.stem) for p in paths],
-                    ignore_index=True)
-    raw = raw.sort_values(["farm", "collar", "start_h"], kind="stable")
-    change = raw.groupby(["farm", "collar"])["milk_l"].diff()
-    change = pd.Series(change.to_numpy(), index=raw["window_id"].to_numpy())
+    raw = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True).set_index("window_id")
+    behaviours = ["rumination_min", "eating_min", "lying_min", "head_down_min", "idle_min"]
+    frac = raw[behaviours].sum(axis=1) / raw["uptime_min"]
     rec.put("input_rows", int(x.shape[0]))
-    if x.ndim != 2 or x.shape[0] != len(ids) or not set(map(str, ids)) <= set(change.index):
-        rec.put("milk_change_error", float("inf"))
+    ids = [str(i) for i in ids]
+    if x.ndim != 2 or x.shape[0] != len(ids) or len(set(ids)) != len(raw) or not set(ids) <= set(raw.index):
+        rec.put("classified_fraction_r2", float("-inf"))
         return
-    want = change.loc[[str(i) for i in ids]].to_numpy()
-    if len(want) != len(change):
-        rec.put("milk_change_error", float("inf"))
-        return
-    ok = np.isfinite(want)
-    err = np.abs(x[ok] - want[ok][:, None]).max(axis=0)
-    rec.put("milk_change_error", float(err.min()))
+    up = raw.loc[ids, "uptime_min"].to_numpy(dtype=np.float64)[:, None]
+    y = frac.loc[ids].to_numpy(dtype=np.float64)
+    design = np.hstack([x, x / up, 1.0 / up, np.ones_like(up)])
+    design = design[:, np.isfinite(design).all(axis=0)]
+    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+    resid = y - design @ coef
+    rec.put("classified_fraction_r2", float(1.0 - resid.var() / y.var()))
 
 
 measure_main(measure)

@@ -69,7 +69,7 @@ def load_exports(export_dir="data/exports"):
         labels += [STATES.index(r[3]) for r in rows]
         feats += f
     return WindowTable(np.array(ids), np.array(collars), np.array(farms), np.array(starts, dtype=np.int64),
-                       torch.tensor(feats), np.array(labels, dtype=np.int64), names)
+                       torch.tensor(feats, dtype=torch.float64), np.array(labels, dtype=np.int64), names)
 
 
 def split_by_cow(table, val_fraction, seed):

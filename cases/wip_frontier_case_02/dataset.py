@@ -20,6 +20,20 @@ def cow_order(table):
     return np.concatenate(order)
 
 
+BEHAVIOURS = ("rumination_min", "eating_min", "lying_min", "head_down_min", "idle_min")
+
+
+def time_budget(x, names):
+    """The collar classifies each minute it records as one behaviour (the BEHAVIOURS columns, in minutes).
+    Windows differ in collar uptime (gaps in the recording), so the behaviour minutes are taken as shares of
+    the window's classified minutes: each window's time budget, summing to 1. Other columns are unchanged."""
+    x = torch.as_tensor(x).clone()
+    cols = [names.index(b) for b in BEHAVIOURS if b in names]
+    minutes = x[:, cols]
+    x[:, cols] = minutes / minutes.sum(dim=1, keepdim=True).clamp_min(1.0)
+    return x
+
+
 def with_deltas(x, cows):
     """[x, x - the same cow's previous row] for rows grouped by cow in time order; a cow's first window gets
     a zero change."""
@@ -33,7 +47,8 @@ def with_deltas(x, cows):
 def model_inputs(table):
     """The inputs of every window, in cow order, with the window ids and labels in the same order."""
     order = cow_order(table)
-    x = with_deltas(table.features[torch.as_tensor(order)], cow_keys(table)[order])
+    x = time_budget(table.features[torch.as_tensor(order)], list(table.feature_names))
+    x = with_deltas(x, cow_keys(table)[order])
     return x.numpy(), table.window_ids[order], table.labels[order]
 
 
