@@ -34,7 +34,7 @@ PAIR_OTHER = 0.65                              # the pair's small difference out
 PAIR_LEVEL = 0.90                              # flat spots hit harder: the whole spectrum +/- this at given speed and load
 LEVEL_SPEED, LEVEL_LOAD = 0.9, 0.7             # the pass's impact level (every band alike) rises with speed and axle load
 SHOP_SWAP = 0.13                               # shop flat/oval calls that name the other of the two
-REINSPECTED = 0.2                              # share of the shop's flat/oval passes re-inspected in June
+REINSPECTED = 0.2                              # share of the flat/oval calls re-inspected in June
 NOISE_FLOOR_SITE = {"stroud-viaduct": 0.9}     # the viaduct's deck rings: the highest noise floor
 SEASON_SHIFT = {2026: {"speed_kmh": 0.8, "rail_temp": -0.7}}  # faster timetable, a cold spring
 
@@ -178,13 +178,13 @@ def write_csv(path, rows):
 
 
 def write_reinspection(path, files, seed=7):
-    """The June re-inspection: a share of the shop's flat/oval passes, the exported call beside the second."""
+    """The June re-inspection: a share of the flat/oval calls (shop or wayside), the exported call beside the second."""
     rng = np.random.default_rng(seed)
     with open(path, "w") as f:
         f.write("pass_id,condition,reinspected\n")
         for rows in files.values():
             for pid, wagon, hour, lab, src, x, state in rows:
-                if src == "shop" and lab in ("flat_spot", "out_of_round") and rng.random() < REINSPECTED:
+                if lab in ("flat_spot", "out_of_round") and rng.random() < REINSPECTED:
                     f.write(f"{pid},{lab},{CONDITIONS[state]}\n")
 
 
