@@ -20,8 +20,8 @@ def test_other_columns_untouched():
 def test_same_shape_at_any_level():
     t = _table()
     bands = torch.as_tensor(band_columns(t.feature_names))
-    louder = t.features.clone()
-    louder[:, bands] += 6.0
+    raised = t.features.clone()
+    raised[:, bands] += 6.0
     a = relative_levels(t.features, t.feature_names)
-    b = relative_levels(louder, t.feature_names)
+    b = relative_levels(raised, t.feature_names)
     assert torch.allclose(a, b, atol=1e-4)
