@@ -1,4 +1,4 @@
-"""frontier_case_17, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_17-88df9225a17914f3
+"""wip_frontier_case_17, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_17-88df9225a17914f3
 
 Two independent defects. Layer A (models/wheelnet.py): WheelNet.adapt_to_labels, called by Trainer.setup
 after load_pretrained has filled the model with the 2025 weights, builds the new 5-condition head and then

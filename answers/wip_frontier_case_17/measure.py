@@ -1,4 +1,4 @@
-"""frontier_case_17, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_17-88df9225a17914f3
+"""wip_frontier_case_17, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_17-88df9225a17914f3
 
 Calls the agent's code only through config.load_config("configs/fleet26.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py`, with sampling.build_train_loader wrapped (on the sampling
@@ -30,7 +30,7 @@ def _pretrained():
     bundled = pristine_case() / "pretrained" / "wheelnet_2025.npz"
     if bundled.is_file():
         return bundled
-    return HERE.parent.parent / "cases" / "frontier_case_17" / "pretrained" / "wheelnet_2025.npz"
+    return HERE.parent.parent / "cases" / "wip_frontier_case_17" / "pretrained" / "wheelnet_2025.npz"
 
 
 PREFIX = "band_"

@@ -1,6 +1,6 @@
-"""frontier_case_17: how the case's data were generated (hidden; never reaches the agent).
+"""wip_frontier_case_17: how the case's data were generated (hidden; never reaches the agent).
 
-    python answers/frontier_case_17/make_data.py cases/frontier_case_17
+    python answers/wip_frontier_case_17/make_data.py cases/wip_frontier_case_17
 
 Writes data/exports/<site>.csv (the 2026 season: 4 detector sites x 8 wagons x 120 passes, rows in export
 order = by pass time across the site's wagons) and pretrained/wheelnet_2025.npz (a backbone and a 4-condition
@@ -222,7 +222,7 @@ def pretrain(files, out):
     np.savez(out, **arrays)
 
 
-CASE = Path("cases/frontier_case_17")
+CASE = Path("cases/wip_frontier_case_17")
 
 
 def main(case_dir):
@@ -236,4 +236,4 @@ def main(case_dir):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "cases/frontier_case_17")
+    main(sys.argv[1] if len(sys.argv) > 1 else "cases/wip_frontier_case_17")
