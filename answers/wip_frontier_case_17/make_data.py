@@ -29,10 +29,12 @@ SHOP_RATE = [0.08, 0.7, 0.7, 0.7, 0.75]       # share of each condition's passes
 WAYSIDE_WRONG = 0.3                            # wayside defect calls that name the wrong condition
 BAND_FACTORS = (1.0, 0.6, 0.35)                 # level, tilt, curvature: the shared band-energy factors (sd)
 BAND_OWN = 0.20                                # each band's own variation (sd)
-NOTCH = 0.24                                   # flat spots / out-of-round wheels: opposite notch at 160-250 Hz
-PAIR_OTHER = 1.10                              # the pair's small difference outside the bands (crest, kurtosis)
-SHOP_SWAP = 0.10                               # shop flat/oval calls that name the other of the two
-REINSPECTED = 0.2                              # share of the shop's flat/oval passes re-inspected in June
+NOTCH = 0.16                                   # flat spots / out-of-round wheels: a small opposite notch at 160-250 Hz
+PAIR_OTHER = 0.65                              # the pair's small difference outside the bands (kurtosis only)
+PAIR_LEVEL = 0.90                              # flat spots hit harder: the whole spectrum +/- this at given speed and load
+LEVEL_SPEED, LEVEL_LOAD = 0.9, 0.7             # the pass's impact level (every band alike) rises with speed and axle load
+SHOP_SWAP = 0.13                               # shop flat/oval calls that name the other of the two
+REINSPECTED = 0.2                              # share of the flat/oval calls re-inspected in June
 NOISE_FLOOR_SITE = {"stroud-viaduct": 0.9}     # the viaduct's deck rings: the highest noise floor
 SEASON_SHIFT = {2026: {"speed_kmh": 0.8, "rail_temp": -0.7}}  # faster timetable, a cold spring
 
@@ -43,7 +45,7 @@ NB = 12                                        # the impact spectrum's bands com
 def band_loadings():
     """(12, 3): how the shared factors (overall level, tilt, curvature) load the twelve bands."""
     u = np.linspace(-1, 1, NB)
-    level = 1.0 + 0.15 * np.cos(np.pi * u)
+    level = np.ones(NB)
     tilt = u
     curve = 1.5 * (u ** 2 - (u ** 2).mean())
     return np.stack([level, tilt, curve], axis=1)
@@ -66,18 +68,32 @@ def prototypes():
         v = rng.normal(0, 1, len(FEATURES) - NB)
         protos[c, NB:] = scale * v / np.sqrt((v ** 2).mean())
         protos[c, :NB] = lo @ rng.normal(0, 1.0, 3)
-    protos[2] = protos[1]                      # flat and oval wheels load the spectrum alike, but for the notch
+    protos[2] = protos[1]                      # flat and oval wheels: the same spectral shape and readings
     protos[1, :NB] += NOTCH * notch()
     protos[2, :NB] -= NOTCH * notch()
-    d = rng.normal(0, 1, len(FEATURES) - NB)
-    d[[2, 3]] += 1.5
-    d = PAIR_OTHER * d / np.linalg.norm(d)
+    d = np.zeros(len(FEATURES) - NB)
+    d[FEATURES.index("kurtosis") - NB] = PAIR_OTHER
     protos[1, NB:] += d
     protos[2, NB:] -= d
     v = rng.normal(0, 1, len(FEATURES) - NB)
     protos[4, NB:] = 0.5 * protos[3, NB:] + 0.7 * v / np.sqrt((v ** 2).mean())
     protos[4, :NB] = 0.5 * protos[3, :NB] + lo @ rng.normal(0, 0.5, 3)
+    protos[:, :NB] -= protos[:, :NB].mean(axis=1, keepdims=True)  # the conditions' shapes, at a common level
+    protos[1, :NB] += PAIR_LEVEL               # ... but for the pair's impact level
+    protos[2, :NB] -= PAIR_LEVEL
     return protos
+
+
+def pass_level(x):
+    """The impact level a pass's speed and axle load put on every band."""
+    return LEVEL_SPEED * x[FEATURES.index("speed_kmh")] + LEVEL_LOAD * x[FEATURES.index("axle_load_t")]
+
+
+def relative_bands(x):
+    """The pipeline's band stage (the case's spectrum.relative_levels), restated: each band re the pass's mean."""
+    x = np.array(x, dtype=np.float64)
+    x[..., :NB] -= x[..., :NB].mean(axis=-1, keepdims=True)
+    return x
 
 
 def draw(rng, lo, scale_f, scale_own):
@@ -117,6 +133,7 @@ def season(seed, allowed, year):
                         break
                     noise = 0.6 * noise + 0.8 * draw(rng, lo, 1.0, BAND_OWN)
                     x = site_off + wagon_off + protos[state] + noise + shift
+                    x[:NB] += pass_level(x) - pass_level(shift)  # each year's dB reference: that year's mean pass
                     hour = (t * 5 + phase) % (PASSES * 5)
                     source = "shop" if rng.random() < SHOP_RATE[state] else "wayside"
                     label = state
@@ -161,13 +178,13 @@ def write_csv(path, rows):
 
 
 def write_reinspection(path, files, seed=7):
-    """The June re-inspection: a share of the shop's flat/oval passes, the exported call beside the second."""
+    """The June re-inspection: a share of the flat/oval calls (shop or wayside), the exported call beside the second."""
     rng = np.random.default_rng(seed)
     with open(path, "w") as f:
         f.write("pass_id,condition,reinspected\n")
         for rows in files.values():
             for pid, wagon, hour, lab, src, x, state in rows:
-                if src == "shop" and lab in ("flat_spot", "out_of_round") and rng.random() < REINSPECTED:
+                if lab in ("flat_spot", "out_of_round") and rng.random() < REINSPECTED:
                     f.write(f"{pid},{lab},{CONDITIONS[state]}\n")
 
 

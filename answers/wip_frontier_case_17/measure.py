@@ -7,10 +7,10 @@ batch the training loader yields are recorded. A global forward pre-hook snapsho
 module run forward in training mode with gradients on (the model, at its first training step); the pristine
 pretrained file's backbone arrays are recorded beside them (families/reinit_after_load.py).
 
-Layer B: the training dataset the loader is built on is recorded too: its pass ids, the model inputs it
-holds (`x`) and the standardizer's mean and std, so the twelve band levels the model receives for each pass
-(the band_* columns by name, the readings half of the input) are de-standardized here in float64 and saved
-beside the same passes' band levels in the pristine exports.
+Layer B: the training dataset the loader is built on is recorded too: its pass ids and every model input
+it holds (`x`, whatever its width), saved in float64 beside the same passes' twelve band levels, speed and
+axle load in the pristine exports (decide.py asks how much of each pass's impact level at given speed and
+load the model's inputs still carry).
 """
 
 import sys
@@ -34,21 +34,22 @@ def _pretrained():
 
 
 PREFIX = "band_"
+DRIVERS = ("speed_kmh", "axle_load_t")
 
 
-def _reference_bands():
-    """{pass_id: [12 band levels]} from the pristine exports."""
+def _reference_rows():
+    """{pass_id: [12 band levels, speed_kmh, axle_load_t]} from the pristine exports."""
     import csv
 
-    bands = {}
+    rows = {}
     for path in sorted((_pretrained().parent.parent / "data" / "exports").glob("*.csv")):
         with open(path, newline="") as f:
             reader = csv.reader(f)
             header = next(reader)
-            cols = [j for j, n in enumerate(header) if n.startswith(PREFIX)]
+            cols = [j for j, n in enumerate(header) if n.startswith(PREFIX)] + [header.index(n) for n in DRIVERS]
             for r in reader:
-                bands[r[0]] = [float(r[j]) for j in cols]
-    return bands
+                rows[r[0]] = [float(r[j]) for j in cols]
+    return rows
 
 
 def measure(seed, rec):
@@ -64,31 +65,28 @@ def measure(seed, rec):
     def recording(table, standardizer, *args, **kwargs):
         loader = original(table, standardizer, *args, **kwargs)
         if "ids" not in seen:
-            names = list(table.feature_names)
-            cols = [j for j, n in enumerate(names) if n.startswith(PREFIX)]
             ds = getattr(loader, "dataset", None)
-            seen["found"] = len(cols) == 12 and ds is not None and hasattr(ds, "x") and hasattr(ds, "pass_ids")
+            seen["found"] = ds is not None and hasattr(ds, "x") and hasattr(ds, "pass_ids")
             if seen["found"]:
                 import numpy as np
                 import torch
-                x = np.asarray(torch.as_tensor(ds.x[:, cols]).double())
-                mean = np.asarray(torch.as_tensor(standardizer.mean).double())[cols]
-                std = np.asarray(torch.as_tensor(standardizer.std).double())[cols]
+                x = np.asarray(torch.as_tensor(ds.x).detach().double())
                 seen["ids"] = [str(p) for p in ds.pass_ids]
-                seen["got"] = (x * std + mean).tolist()
+                seen["got"] = x.reshape(len(seen["ids"]), -1).tolist()
         return loader
     run_recorded(rec, seed, load_config, run_fn, holders, "build_train_loader", recording, CONFIG, _pretrained())
     import torch
 
-    ref = _reference_bands()
+    ref = _reference_rows()
     ids = seen.get("ids", [])
-    rec.put("bands_found", bool(seen.get("found")))
+    rec.put("inputs_found", bool(seen.get("found")))
     rec.put("train_passes", len(ids))
     rec.put("train_ids_known", all(p in ref for p in ids))
     keep = [i for i, p in enumerate(ids) if p in ref]
-    got = torch.tensor([seen["got"][i] for i in keep], dtype=torch.float64).reshape(-1, 12)
-    want = torch.tensor([ref[ids[i]] for i in keep], dtype=torch.float64).reshape(-1, 12)
-    rec.save("bands", {"got": got, "want": want})
+    width = len(seen["got"][0]) if keep else 0
+    got = torch.tensor([seen["got"][i] for i in keep], dtype=torch.float64).reshape(-1, max(width, 1))
+    want = torch.tensor([ref[ids[i]] for i in keep], dtype=torch.float64).reshape(-1, 14)
+    rec.save("inputs", {"got": got, "want": want})
 
 
 measure_main(measure)

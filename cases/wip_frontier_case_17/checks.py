@@ -6,7 +6,7 @@ import torch
 from dataset import wagon_order, with_deltas
 
 
-def input_drift(table, standardizer, threshold=0.45):
+def input_drift(table, standardizer, threshold=0.52):
     """Inputs whose mean on this table is more than `threshold` pretraining sds from the pretraining mean."""
     z = standardizer(with_deltas(table, wagon_order(table)))
     shift = z.mean(dim=0).numpy()

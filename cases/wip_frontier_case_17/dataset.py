@@ -4,6 +4,8 @@ import numpy as np
 import torch
 from torch.utils.data import Dataset
 
+from spectrum import relative_levels
+
 
 def wagon_order(table):
     """Row indices grouped by wagon, each wagon's passes in time order."""
@@ -17,7 +19,7 @@ def wagon_order(table):
 def with_deltas(table, order):
     """[readings, readings - previous pass's readings] for the rows in `order` (wagon-grouped); a wagon's
     first pass, which has no previous pass, takes its second pass's change."""
-    x = table.features[torch.as_tensor(order)]
+    x = relative_levels(table.features, table.feature_names)[torch.as_tensor(order)]
     wagons = table.wagons[order]
     same = wagons[1:] == wagons[:-1]
     delta = torch.zeros_like(x)

@@ -17,7 +17,6 @@ from metrics import evaluate, macro_f1
 from report import write_report
 from models import WheelNet, load_pretrained
 from sampling import build_eval_loader
-from spectrum import fit_band_basis, project_bands
 
 
 def load_finetuned(path, cfg):
@@ -49,7 +48,6 @@ def main(argv=None):
     args = parser.parse_args(argv)
     cfg = load_config(args.config, args.set)
     train_t, val_t = split_by_wagon(load_exports(cfg.data.export_dir), cfg.data.val_fraction, cfg.data.split_seed)
-    val_t = project_bands(val_t, fit_band_basis(train_t))
     _, (mean, std) = load_pretrained(cfg.model.pretrained)
     model = load_finetuned(args.checkpoint, cfg)
     print(f"{'site':14s} {'passes':>7s} {'acc':>6s} {'bal acc':>7s} {'macro F1':>8s}")

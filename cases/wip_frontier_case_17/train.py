@@ -15,7 +15,6 @@ from dataset import Standardizer
 from metrics import macro_f1, per_class_f1
 from models import load_pretrained
 from sampling import build_eval_loader, build_train_loader
-from spectrum import fit_band_basis, project_bands
 from trainer import Trainer
 
 
@@ -25,8 +24,6 @@ def run(cfg):
     for problem in check_table(table):
         print(f"warning: {problem}")
     train_t, val_t = split_by_wagon(table, cfg.data.val_fraction, cfg.data.split_seed)
-    basis = fit_band_basis(train_t)
-    train_t, val_t = project_bands(train_t, basis), project_bands(val_t, basis)
     print(f"passes: {len(table):,} from {len(set(table.sites))} sites | train {len(train_t):,} "
           f"({len(set(train_t.wagons))} wagons) | val {len(val_t):,} ({len(set(val_t.wagons))} wagons)")
 

@@ -1,35 +1,27 @@
-import numpy as np
 import torch
 
-from data import load_exports, split_by_wagon
-from spectrum import band_columns, fit_band_basis, project_bands
+from data import load_exports
+from spectrum import band_columns, relative_levels
 
 
-def _split():
-    return split_by_wagon(load_exports("data/exports"), 0.25, 2026)
+def _table():
+    return load_exports("data/exports")
 
 
-def test_basis_carries_the_share():
-    train, _ = _split()
-    basis = fit_band_basis(train, share=0.97)
-    assert basis.explained >= 0.97
-    assert len(band_columns(train.feature_names)) == 12
-    gram = basis.components @ basis.components.T
-    assert np.allclose(gram, np.eye(len(gram)), atol=1e-8)
+def test_other_columns_untouched():
+    t = _table()
+    out = relative_levels(t.features, t.feature_names)
+    bands = band_columns(t.feature_names)
+    assert len(bands) == 12 and out.shape == t.features.shape
+    other = torch.as_tensor([i for i in range(len(t.feature_names)) if i not in set(bands)])
+    assert torch.equal(out[:, other], t.features[:, other])
 
 
-def test_projection_keeps_layout_and_other_columns():
-    train, val = _split()
-    basis = fit_band_basis(train)
-    out = project_bands(val, basis)
-    assert out.features.shape == val.features.shape and len(out) == len(val)
-    other = torch.as_tensor([i for i in range(len(val.feature_names)) if i not in set(basis.columns)])
-    assert torch.equal(out.features[:, other], val.features[:, other])
-    again = project_bands(out, basis)
-    assert torch.allclose(again.features, out.features, atol=1e-4)
-
-
-def test_all_components_change_nothing():
-    train, val = _split()
-    basis = fit_band_basis(train, share=1.0)
-    assert torch.allclose(project_bands(val, basis).features, val.features, atol=1e-4)
+def test_same_shape_at_any_level():
+    t = _table()
+    bands = torch.as_tensor(band_columns(t.feature_names))
+    raised = t.features.clone()
+    raised[:, bands] += 6.0
+    a = relative_levels(t.features, t.feature_names)
+    b = relative_levels(raised, t.feature_names)
+    assert torch.allclose(a, b, atol=1e-4)
