@@ -1,4 +1,4 @@
-"""wip_frontier_case_10, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_10-14b5c3a5df8eee69
+"""frontier_case_10, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_10-14b5c3a5df8eee69
 
 Two independent defects. Layer A (train.build_datasets): random_split returns two Subsets of ONE
 RecordDataset, and `val_set.dataset.transform = None` (meant for validation) clears the transform of that

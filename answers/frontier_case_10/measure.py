@@ -1,4 +1,4 @@
-"""wip_frontier_case_10, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_10-14b5c3a5df8eee69
+"""frontier_case_10, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_10-14b5c3a5df8eee69
 
 Calls the agent's code only through config.load_config("configs/ridge26.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py`. A global forward pre-hook finds the model (the first module

@@ -1,6 +1,6 @@
-"""wip_frontier_case_10: how data/ was generated (hidden half; not shipped with the case).
+"""frontier_case_10: how data/ was generated (hidden half; not shipped with the case).
 
-    python answers/wip_frontier_case_10/make_data.py   # writes cases/wip_frontier_case_10/data/
+    python answers/frontier_case_10/make_data.py   # writes cases/frontier_case_10/data/
 
 Kettle Ridge observatory: six seismic stations, one record per (event, station pick). Each record carries 16
 log band energies in raw digitizer counts. The physical level is the counts minus the station's log
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_10" / "data"
+OUT = Path(__file__).resolve().parents[2] / "cases" / "frontier_case_10" / "data"
 CLASSES = ("volcano_tectonic", "long_period", "tremor", "rockfall", "noise")
 PRIOR = np.array([0.25, 0.22, 0.20, 0.15, 0.18])
 STATIONS = ("CRT", "EFL", "NFL", "SFL", "SUM", "WFL")
