@@ -1,5 +1,5 @@
 """Model inputs: each record's spectral shape (relative band power of its band energies in ground motion),
-the pick's rise and coda, the derived features (differences between two of the export's columns), and the
+the pick's rise and coda, the derived features (differences between two of its bands, in ground motion), and the
 gap since the previous pick anywhere on the network (swarms come in bursts), standardized over the catalog."""
 
 import numpy as np
@@ -8,7 +8,7 @@ from torch.utils.data import Dataset
 
 
 PICK_COLUMNS = ("rise_s", "coda_s")  # onset to peak, peak to the end of the coda (s)
-DERIVED = (  # (feature, column, minus column)
+DERIVED = (  # (feature, band, minus band)
     ("tilt", "band_12", "band_03"),  # high over low band energy, log10
     ("edge", "band_15", "band_12"),
 )
@@ -26,15 +26,17 @@ def relative_band_power(log_bands):
     return log_bands - total
 
 
-def derived_features(table, derived=DERIVED):
-    """(n, len(derived)) per-record differences between two of the table's columns."""
-    return torch.stack([table.column(a) - table.column(b) for _, a, b in derived], dim=1).numpy()
+def derived_features(log_bands, band_names, derived=DERIVED):
+    """(n, len(derived)) per-record differences between two of the record's bands (log10, ground motion)."""
+    log_bands = np.asarray(log_bands, dtype=np.float64)
+    return np.stack([log_bands[:, band_names.index(a)] - log_bands[:, band_names.index(b)]
+                     for _, a, b in derived], axis=1)
 
 
 def network_gaps(t_hours):
     """log10 of the hours since the previous pick on the network, for times in ascending order."""
     gaps = np.diff(t_hours, prepend=t_hours[0] - 1.0)
-    return np.log10(np.maximum(gaps, 1e-3)).astype(np.float32)
+    return np.log10(np.maximum(gaps, 1e-3))
 
 
 class RecordDataset(Dataset):
@@ -45,9 +47,11 @@ class RecordDataset(Dataset):
         self.record_ids = table.record_ids
         self.stations = table.stations
         self.classes = table.classes
-        bands = relative_band_power(response(table.bands))
+        ground = response(table.bands)
+        bands = relative_band_power(ground)
         picks = np.stack([table.column(c).numpy() for c in PICK_COLUMNS], axis=1)
-        x = np.hstack([bands, picks, derived_features(table), network_gaps(table.t_hours)[:, None]])
+        derived = derived_features(ground, table.band_names)
+        x = np.hstack([bands, picks, derived, network_gaps(table.t_hours)[:, None]])
         self.mean = x.mean(axis=0)
         self.std = np.maximum(x.std(axis=0), 1e-6)
         self.x = torch.from_numpy(((x - self.mean) / self.std).astype(np.float32))

@@ -39,7 +39,7 @@ class StationResponse:
         missing = sorted(set(table.stations) - set(epochs))
         if missing:
             raise KeyError(f"no response for stations {missing} in {path}")
-        sens = np.empty(len(table), dtype=np.float32)
+        sens = np.empty(len(table), dtype=np.float64)
         corner = np.empty(len(table), dtype=np.float64)
         for station in sorted(set(table.stations)):
             rows = epochs[station]
@@ -49,7 +49,7 @@ class StationResponse:
             if t.min() < starts[0]:
                 raise ValueError(f"{station}: records before its first response epoch")
             which = np.searchsorted(starts, t, side="right") - 1
-            sens[mine] = np.array([r[1] for r in rows], dtype=np.float32)[which]
+            sens[mine] = np.array([r[1] for r in rows])[which]
             corner[mine] = np.array([r[2] for r in rows])[which]
         self.log_sensitivity = sens
         self.corner_hz = corner
@@ -59,8 +59,8 @@ class StationResponse:
         return len(self.log_sensitivity)
 
     def __call__(self, counts):
-        counts = np.asarray(counts, dtype=np.float32)
+        counts = np.asarray(counts, dtype=np.float64)
         if counts.shape[0] != len(self):
             raise ValueError(f"{counts.shape[0]} records, response has {len(self)}")
-        gain = log_gain(BAND_HZ[None, :counts.shape[1]], self.corner_hz[:, None]).astype(np.float32)
+        gain = log_gain(BAND_HZ[None, :counts.shape[1]], self.corner_hz[:, None])
         return counts - self.log_sensitivity[:, None] - gain

@@ -7,7 +7,7 @@ from dataset import DERIVED, PICK_COLUMNS, RecordDataset, derived_features, netw
 
 class Identity:
     def __call__(self, counts):
-        return np.asarray(counts, dtype=np.float32)
+        return np.asarray(counts, dtype=np.float64)
 
 
 def test_catalog_in_pick_time_order():
@@ -37,7 +37,7 @@ def test_transform_applied_on_read():
 
 def test_derived_features_one_per_pair():
     table = load_exports("data/exports")
-    d = derived_features(table)
+    d = derived_features(table.bands, table.band_names)
     assert d.shape == (len(table), len(DERIVED))
     assert np.isfinite(d).all()
 

@@ -18,7 +18,7 @@ def test_each_record_uses_its_epoch():
     epochs = read_stations("data/stations.csv")
     assert len(resp) == len(table)
     expected = [[e for e in epochs[s] if e[0] <= t][-1][1] for s, t in zip(table.stations, table.t_hours)]
-    assert np.allclose(np.sort(resp.log_sensitivity), np.sort(np.array(expected, dtype=np.float32)))
+    assert np.allclose(np.sort(resp.log_sensitivity), np.sort(np.array(expected)))
 
 
 def test_shape_is_checked():
