@@ -18,7 +18,7 @@ Every run is the README's `python train.py` at train.seed = s (50 epochs of 32 b
 - recomputed `inputs_carry_record_size`: the model's inputs of the last validation pass, each matched to its
   record by the gap feature (whichever column it is), and the record's log10 total band energy in ground
   motion (recomputed from the exports and the station sheet) regressed linearly on them: R^2 >= 0.75 over
-  >= 200 matched rows (shares only ~0.36; shares + total 1.0; absolute ground-motion bands ~0.89);
+  >= 200 matched rows (shares only ~0.36-0.42; shares + total 1.0; absolute ground-motion bands ~0.89);
 - reported `val_loss` <= 0.45 on the last epoch line and `class_recall` (rockfall) >= 0.60 (a floor; the
   mechanism check carries layer B). Effect table in NOTES.md.
 
