@@ -17,8 +17,10 @@ def import_aliases(tree: ast.AST) -> dict[str, str]:
             for a in node.names:
                 out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
         elif isinstance(node, ast.ImportFrom) and node.module:
+            # `from .signal import x` is the package's own module: the leading dots keep it from
+            # reading as the standard library's `signal`
             for a in node.names:
-                out[a.asname or a.name] = f"{node.module}.{a.name}"
+                out[a.asname or a.name] = f"{'.' * node.level}{node.module}.{a.name}"
     return out
 
 

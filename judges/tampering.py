@@ -180,13 +180,18 @@ def _code_hits(path: str, source: str | bytes, lines: set[int] | None, oracle: s
 
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            # a relative import (`from .signal import ...`) names the package's own module, never the stdlib one
+            relative = isinstance(node, ast.ImportFrom) and node.level > 0
+            if isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            else:
+                mods = [] if relative else [node.module or ""]
             for mod in mods:
                 if mod.split(".")[0] in SUSPECT_IMPORTS:
                     hit(node, "suspect_import", f"imports {mod}: {SUSPECT_IMPORTS[mod.split('.')[0]]}")
             if isinstance(node, ast.ImportFrom):
                 for a in node.names:
-                    why = _suspect_name(f"{node.module}.{a.name}")
+                    why = None if relative else _suspect_name(f"{node.module}.{a.name}")
                     if why:
                         hit(node, "suspect_call", f"{node.module}.{a.name}: {why}")
                     if a.name in oracle:
