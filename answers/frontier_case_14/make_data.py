@@ -43,12 +43,13 @@ class Logger:
     bandwidth: float   # analog front-end cutoff, Hz
     floor: float       # RMS of the front end's noise, m/s^2
     mount: float       # corner of the sensor mount's roll-off, Hz (0: flat)
+    gain: float        # what the sensor on its mount reads of the casing's vibration
     pumps: tuple       # pumps fitted with this generation
 
 
 LOGGERS = (
-    Logger("vx1", 2560, 1150.0, 0.25, 900.0, (0, 1, 2, 3, 4)),
-    Logger("vx2", 1000, 400.0, 0.22, 0.0, (5, 6, 7, 8, 9, 10, 11)),
+    Logger("vx1", 2560, 1150.0, 0.25, 900.0, 0.6, (0, 1, 2, 3, 4)),
+    Logger("vx2", 1000, 400.0, 0.22, 0.0, 1.0, (5, 6, 7, 8, 9, 10, 11)),
 )
 
 FLOW_BAND = (580.0, 880.0)
@@ -59,7 +60,10 @@ RATED_SLIP = 0.0134            # the motors' slip at rated torque
 DUTY = (0.763, 0.004)          # torque at the plant's duty point, share of rated (mean, spread)
 CAVITATING_TORQUE = 0.96       # a cavitating pump moves less water and needs this share of its torque
 FLOW_LEVEL = (0.12, 0.5)       # median and log-spread of each recording's flow hiss
-SENSOR_BAND = 400.0     # accelerometer's flat response
+SENSOR_BAND = 480.0            # accelerometer's flat response
+FLOOR_SPREAD = 0.25            # log-spread of the broadband floor between recordings
+RUNNING = (0.8, 1.2)           # a sound pump's running-speed line, m/s^2 (peak)
+IMBALANCE = (1.8, 2.6)         # an imbalanced rotor's running-speed vibration, multiple of a sound one's
 KNOCK_LEVEL = (2.0, 6.0)       # peak of a bearing defect's impacts, m/s^2
 IMPACT_TAU = (0.0002, 0.0006)  # decay of one impact, s
 BPFO = 3.05                    # outer-race ball-pass frequency, multiple of the running speed
@@ -107,8 +111,11 @@ def _render(rng, logger, labels, old):
     torque = rng.normal(*DUTY, size=(n, 1)) * np.where(labels == 4, CAVITATING_TORQUE, 1.0)[:, None]
     f0 = MAINS_HZ * (1.0 - RATED_SLIP * torque)
     ph = rng.uniform(0.0, 2 * np.pi, size=(n, 4))
-    amp1 = np.where(labels == 1, rng.uniform(1.2, 2.0, n), rng.uniform(0.6, 1.4, n))[:, None]
+    amp1 = rng.uniform(*RUNNING, n)[:, None]
     amp2 = np.where(labels == 2, rng.uniform(0.45, 0.9, n), rng.uniform(0.1, 0.55, n))[:, None]
+    # imbalance: the whole running-speed pattern is stronger (severity), not a different pattern
+    severity = np.where(labels == 1, rng.uniform(*IMBALANCE), 1.0)[:, None]
+    amp1, amp2 = amp1 * severity, amp2 * severity
     amp3 = np.where(labels == 2, rng.uniform(0.1, 0.4, n), 0.0)[:, None]
     wave = (amp1 * np.sin(2 * np.pi * f0 * t + ph[:, :1])
             + amp2 * np.sin(2 * np.pi * 2 * f0 * t + ph[:, 1:2])
@@ -140,9 +147,9 @@ def _render(rng, logger, labels, old):
     hi = min(FLOW_BAND[1], logger.bandwidth)
     if FLOW_BAND[0] < hi:
         wave += band_noise(rng, n, length, logger.rate, FLOW_BAND[0], hi, flow)
-    wave += band_noise(rng, n, length, logger.rate, 0.0, min(logger.bandwidth, SENSOR_BAND),
-                       np.full(n, logger.floor))
-    wave = mount_response(wave, logger.rate, logger.mount)
+    floor = logger.floor * np.exp(FLOOR_SPREAD * rng.standard_normal(n))
+    wave += band_noise(rng, n, length, logger.rate, 0.0, min(logger.bandwidth, SENSOR_BAND), floor)
+    wave = mount_response(wave, logger.rate, logger.mount) * logger.gain
     return wave.astype(np.float32), f0[:, 0], ph[:, 0]
 
 
@@ -193,18 +200,7 @@ def full_scale(wave):
     return next((fs for fs in RANGES if peak <= fs), RANGES[-1])
 
 
-GLITCHY = 0.4                 # share of the old loggers' (vx1) captures with ADC glitches
-GLITCHES = (1, 8)             # glitched samples in such a capture (each one sample at the native rate)
-RECHECK = (300, 0.12, 0.03)   # re-checked captures; P(other label) for bearing, for normal/misalignment
-
-
-def glitch(rng, counts):
-    """The old loggers' ADC glitches: single samples read as a value near one of the rails."""
-    out = counts.copy()
-    k = int(rng.integers(GLITCHES[0], GLITCHES[1] + 1))
-    at = rng.choice(len(out), size=k, replace=False)
-    out[at] = (rng.choice((-1, 1), size=k) * rng.uniform(0.85, 1.0, size=k) * FULL_COUNTS).astype(np.int16)
-    return out
+RECHECK = (300, 0.2, 0.08)    # re-checked captures; P(other label) for imbalance, for normal
 
 
 def export(n, seed):
@@ -219,8 +215,6 @@ def export(n, seed):
             r = recs[j]
             fs = full_scale(r.wave)
             counts = np.clip(np.round(r.wave / fs * FULL_COUNTS), -FULL_COUNTS, FULL_COUNTS).astype(np.int16)
-            if r.logger == LOGGERS[0].name and rng.random() < GLITCHY:
-                counts = glitch(rng, counts)
             captures.append(Capture(number, counts, r.rate, r.logger, r.pump, r.label))
             sheet.append({"capture": number, "full_scale": fs})
         files.append({"year": int(y), "captures": captures, "ranges": sheet})
@@ -228,7 +222,7 @@ def export(n, seed):
 
 
 def recheck(files, seed):
-    """A random subset re-labelled by a second technician (the pair cavitation/normal disagrees)."""
+    """A random subset re-labelled by a second technician (the pair imbalance/normal disagrees)."""
     rng = np.random.default_rng([seed, 4242])
     rows = [(f["year"], c) for f in files for c in f["captures"]]
     pick = np.sort(rng.choice(len(rows), RECHECK[0], replace=False))
@@ -236,10 +230,10 @@ def recheck(files, seed):
     for i in pick:
         y, c = rows[i]
         other = c.label
-        if c.label == 3 and rng.random() < RECHECK[1]:
-            other = int(rng.choice((0, 2)))
-        elif c.label in (0, 2) and rng.random() < RECHECK[2]:
-            other = 3
+        if c.label == 1 and rng.random() < RECHECK[1]:
+            other = 0
+        elif c.label == 0 and rng.random() < RECHECK[2]:
+            other = 1
         out.append({"year": y, "capture": c.capture, "logged": CLASSES[c.label], "rechecked": CLASSES[other]})
     return out
 
