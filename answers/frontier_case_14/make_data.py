@@ -3,20 +3,22 @@
 Run: python answers/frontier_case_14/make_data.py [out_dir]   (default: the case's data/ folder)
 
 Five conditions. The pumps are driven by two-pole induction motors on 50 Hz mains (running speed about
-49.5 Hz); imbalance raises the 1x line, misalignment the 2x and 3x lines, cavitation adds broadband noise
-at 140-420 Hz. An outer-race bearing defect adds short one-sided impacts at the ball-pass rate (3.05x the
-running speed, ~151 Hz): each decays in 0.2-0.6 ms, i.e. 1-2 samples at the new loggers' 1000 Hz and a few
-samples at the old loggers' 2560 Hz (wider after their mount roll-off), with peaks of 2-6 m/s^2. Some
-early defects knock only while loaded (part of the capture).
+49.5 Hz); misalignment raises the 2x and 3x lines, cavitation adds broadband noise at 140-420 Hz, an
+outer-race bearing defect adds short impacts at the ball-pass rate. Imbalance is the SAME running-speed
+pattern as a sound pump (1x and 2x lines in the same ratio) at 1.8-2.6x the level (severity): at a given
+logger it is told from normal by the absolute level, and only weakly by shape (the broadband floor, whose
+level varies by FLOOR_SPREAD between recordings, takes a smaller share of an imbalanced pump's power).
 
-The old loggers (vx1) write single-sample ADC glitches (a sample read near one of the rails) into 40% of
-their captures, 1-8 each, at 0.85-1.0 of full scale (auto-ranging keeps true peaks below 0.8). The case's
-pipeline runs a 3-sample running median over every recording at its native rate to remove them; it also
-removes most of the bearing impacts, so bearing loses what tells it from normal/misalignment.
+The two logger generations read the casing's vibration with different gains (vx1's sensors on their
+mounting pads read 0.6x; vx2 1.0x): true and checkable (median RMS 0.55 against 0.95 m/s^2; the capture
+sheet's full_scale per logger). The case's pipeline takes every recording to unit RMS (signal.unit_rms),
+which removes the gain AND the level that tells imbalance from normal. A per-logger gain (each generation's
+median RMS) or the log RMS kept as an input fixes the pair; the model can tell the generations apart by
+their spectra (vx1's floor reaches 480 Hz, vx2's front end stops at 400 Hz).
 
-The re-check sheet: a technician re-labelled a random 300 captures by listening; they give 12% of the
-bearing captures normal or misalignment and 3% of the normal/misalignment captures bearing (RECHECK),
-which is the README's (true) excuse.
+The re-check sheet: a technician re-labelled a random 300 captures by listening; they give 20% of the
+imbalance captures normal and 8% of the normal captures imbalance (RECHECK), the README's (true) excuse:
+8 of 53 and 5 of 66 in the committed file.
 """
 
 import csv

@@ -42,7 +42,7 @@ def level_reaches_inputs(rec, cfg):
 
     archive = import_workspace_module("pumpwatch.data.archive")
     pipeline = import_workspace_module("pumpwatch.data.pipeline")
-    (build_splits,) = require(pipeline, "build_splits")
+    build_splits = require(pipeline, "build_splits")
     read = archive.read
 
     def scaled_read(*args, **kwargs):
