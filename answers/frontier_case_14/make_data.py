@@ -11,7 +11,7 @@ level varies by FLOOR_SPREAD between recordings, takes a smaller share of an imb
 
 The two logger generations read the casing's vibration with different gains (vx1's sensors on their
 mounting pads read 0.6x; vx2 1.0x): true and checkable (median RMS 0.55 against 0.95 m/s^2; the capture
-sheet's full_scale per logger). The case's pipeline takes every recording to unit RMS (signal.unit_rms),
+sheet's full_scale per logger). The case's pipeline takes every recording to unit RMS (dsp.unit_rms),
 which removes the gain AND the level that tells imbalance from normal. A per-logger gain (each generation's
 median RMS) or the log RMS kept as an input fixes the pair; the model can tell the generations apart by
 their spectra (vx1's floor reaches 480 Hz, vx2's front end stops at 400 Hz).

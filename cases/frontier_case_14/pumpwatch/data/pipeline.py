@@ -1,7 +1,7 @@
 """From archive recordings to the tensors the model trains and validates on.
 
 Stages: read the export (archive.py: counts to m/s^2) -> put each recording on the model's sample
-clock, remove the offset and take it to unit RMS (``signal.unit_rms``) -> split the export and
+clock, remove the offset and take it to unit RMS (``dsp.unit_rms``) -> split the export and
 build the training index (``assemble``) -> cut one window per recording (windows.py) -> log-power
 frames, plus per recording the running-speed line's level -> keep them in a FeatureStore (store.py)
 -> standardize every channel with the training split's statistics. Static features are computed once;
@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from . import archive
-from .signal import frame_spectra, line_features, remove_offset, to_timebase, unit_rms
+from .dsp import frame_spectra, line_features, remove_offset, to_timebase, unit_rms
 from .store import FeatureStore
 from .windows import cut
 

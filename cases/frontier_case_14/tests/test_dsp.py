@@ -1,6 +1,6 @@
 import numpy as np
 
-from pumpwatch.data.signal import frame_spectra, line_features, to_timebase, unit_rms
+from pumpwatch.data.dsp import frame_spectra, line_features, to_timebase, unit_rms
 from pumpwatch.data.windows import center_window
 
 
