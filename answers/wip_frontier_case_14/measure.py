@@ -1,4 +1,4 @@
-"""frontier_case_14, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_14-63650fbbfce09824
+"""wip_frontier_case_14, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
 
 Runs the agent's train.run(train.make_config("configs/plant.toml", ["seed=s"])) at the README's
 settings, with a global forward pre-hook that keeps the first validation's inputs (600 rows), then

@@ -1,6 +1,6 @@
-"""frontier_case_14: how the committed export (cases/frontier_case_14/data/) was generated. MLDB-CANARY-frontier_case_14-63650fbbfce09824
+"""wip_frontier_case_14: how the committed export (cases/wip_frontier_case_14/data/) was generated. MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
 
-Run: python answers/frontier_case_14/make_data.py [out_dir]   (default: the case's data/ folder)
+Run: python answers/wip_frontier_case_14/make_data.py [out_dir]   (default: the case's data/ folder)
 
 Five conditions. The pumps are driven by two-pole induction motors on 50 Hz mains (running speed about
 49.5 Hz); misalignment raises the 2x and 3x lines, cavitation adds broadband noise at 140-420 Hz, an
@@ -271,5 +271,5 @@ def write(out_dir, n=N, seed=SEED):
 
 
 if __name__ == "__main__":
-    default = Path(__file__).resolve().parents[2] / "cases" / "frontier_case_14" / "data"
+    default = Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_14" / "data"
     write(sys.argv[1] if len(sys.argv) > 1 else default)

@@ -1,4 +1,4 @@
-"""frontier_case_14, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_14-63650fbbfce09824
+"""wip_frontier_case_14, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
 
 Two layers. (A) AttentionPool (pumpwatch/models/blocks.py) drops units of the pooled embedding with
 F.dropout(pooled, p), whose training flag defaults to True, so the 0.5 dropout runs at every
