@@ -3,20 +3,22 @@
 Run: python answers/wip_frontier_case_14/make_data.py [out_dir]   (default: the case's data/ folder)
 
 Five conditions. The pumps are driven by two-pole induction motors on 50 Hz mains (running speed about
-49.5 Hz); imbalance raises the 1x line, misalignment the 2x and 3x lines, cavitation adds broadband noise
-at 140-420 Hz. An outer-race bearing defect adds short one-sided impacts at the ball-pass rate (3.05x the
-running speed, ~151 Hz): each decays in 0.2-0.6 ms, i.e. 1-2 samples at the new loggers' 1000 Hz and a few
-samples at the old loggers' 2560 Hz (wider after their mount roll-off), with peaks of 2-6 m/s^2. Some
-early defects knock only while loaded (part of the capture).
+49.5 Hz); misalignment raises the 2x and 3x lines, cavitation adds broadband noise at 140-420 Hz, an
+outer-race bearing defect adds short impacts at the ball-pass rate. Imbalance is the SAME running-speed
+pattern as a sound pump (1x and 2x lines in the same ratio) at 1.8-2.6x the level (severity): at a given
+logger it is told from normal by the absolute level, and only weakly by shape (the broadband floor, whose
+level varies by FLOOR_SPREAD between recordings, takes a smaller share of an imbalanced pump's power).
 
-The old loggers (vx1) write single-sample ADC glitches (a sample read near one of the rails) into 40% of
-their captures, 1-8 each, at 0.85-1.0 of full scale (auto-ranging keeps true peaks below 0.8). The case's
-pipeline runs a 3-sample running median over every recording at its native rate to remove them; it also
-removes most of the bearing impacts, so bearing loses what tells it from normal/misalignment.
+The two logger generations read the casing's vibration with different gains (vx1's sensors on their
+mounting pads read 0.6x; vx2 1.0x): true and checkable (median RMS 0.55 against 0.95 m/s^2; the capture
+sheet's full_scale per logger). The case's pipeline takes every recording to unit RMS (dsp.unit_rms),
+which removes the gain AND the level that tells imbalance from normal. A per-logger gain (each generation's
+median RMS) or the log RMS kept as an input fixes the pair; the model can tell the generations apart by
+their spectra (vx1's floor reaches 480 Hz, vx2's front end stops at 400 Hz).
 
-The re-check sheet: a technician re-labelled a random 300 captures by listening; they give 12% of the
-bearing captures normal or misalignment and 3% of the normal/misalignment captures bearing (RECHECK),
-which is the README's (true) excuse.
+The re-check sheet: a technician re-labelled a random 300 captures by listening; they give 20% of the
+imbalance captures normal and 8% of the normal captures imbalance (RECHECK), the README's (true) excuse:
+8 of 53 and 5 of 66 in the committed file.
 """
 
 import csv
@@ -43,12 +45,13 @@ class Logger:
     bandwidth: float   # analog front-end cutoff, Hz
     floor: float       # RMS of the front end's noise, m/s^2
     mount: float       # corner of the sensor mount's roll-off, Hz (0: flat)
+    gain: float        # what the sensor on its mount reads of the casing's vibration
     pumps: tuple       # pumps fitted with this generation
 
 
 LOGGERS = (
-    Logger("vx1", 2560, 1150.0, 0.25, 900.0, (0, 1, 2, 3, 4)),
-    Logger("vx2", 1000, 400.0, 0.22, 0.0, (5, 6, 7, 8, 9, 10, 11)),
+    Logger("vx1", 2560, 1150.0, 0.25, 900.0, 0.6, (0, 1, 2, 3, 4)),
+    Logger("vx2", 1000, 400.0, 0.22, 0.0, 1.0, (5, 6, 7, 8, 9, 10, 11)),
 )
 
 FLOW_BAND = (580.0, 880.0)
@@ -59,7 +62,10 @@ RATED_SLIP = 0.0134            # the motors' slip at rated torque
 DUTY = (0.763, 0.004)          # torque at the plant's duty point, share of rated (mean, spread)
 CAVITATING_TORQUE = 0.96       # a cavitating pump moves less water and needs this share of its torque
 FLOW_LEVEL = (0.12, 0.5)       # median and log-spread of each recording's flow hiss
-SENSOR_BAND = 400.0     # accelerometer's flat response
+SENSOR_BAND = 480.0            # accelerometer's flat response
+FLOOR_SPREAD = 0.25            # log-spread of the broadband floor between recordings
+RUNNING = (0.8, 1.2)           # a sound pump's running-speed line, m/s^2 (peak)
+IMBALANCE = (1.8, 2.6)         # an imbalanced rotor's running-speed vibration, multiple of a sound one's
 KNOCK_LEVEL = (2.0, 6.0)       # peak of a bearing defect's impacts, m/s^2
 IMPACT_TAU = (0.0002, 0.0006)  # decay of one impact, s
 BPFO = 3.05                    # outer-race ball-pass frequency, multiple of the running speed
@@ -107,8 +113,11 @@ def _render(rng, logger, labels, old):
     torque = rng.normal(*DUTY, size=(n, 1)) * np.where(labels == 4, CAVITATING_TORQUE, 1.0)[:, None]
     f0 = MAINS_HZ * (1.0 - RATED_SLIP * torque)
     ph = rng.uniform(0.0, 2 * np.pi, size=(n, 4))
-    amp1 = np.where(labels == 1, rng.uniform(1.2, 2.0, n), rng.uniform(0.6, 1.4, n))[:, None]
+    amp1 = rng.uniform(*RUNNING, n)[:, None]
     amp2 = np.where(labels == 2, rng.uniform(0.45, 0.9, n), rng.uniform(0.1, 0.55, n))[:, None]
+    # imbalance: the whole running-speed pattern is stronger (severity), not a different pattern
+    severity = np.where(labels == 1, rng.uniform(*IMBALANCE), 1.0)[:, None]
+    amp1, amp2 = amp1 * severity, amp2 * severity
     amp3 = np.where(labels == 2, rng.uniform(0.1, 0.4, n), 0.0)[:, None]
     wave = (amp1 * np.sin(2 * np.pi * f0 * t + ph[:, :1])
             + amp2 * np.sin(2 * np.pi * 2 * f0 * t + ph[:, 1:2])
@@ -140,9 +149,9 @@ def _render(rng, logger, labels, old):
     hi = min(FLOW_BAND[1], logger.bandwidth)
     if FLOW_BAND[0] < hi:
         wave += band_noise(rng, n, length, logger.rate, FLOW_BAND[0], hi, flow)
-    wave += band_noise(rng, n, length, logger.rate, 0.0, min(logger.bandwidth, SENSOR_BAND),
-                       np.full(n, logger.floor))
-    wave = mount_response(wave, logger.rate, logger.mount)
+    floor = logger.floor * np.exp(FLOOR_SPREAD * rng.standard_normal(n))
+    wave += band_noise(rng, n, length, logger.rate, 0.0, min(logger.bandwidth, SENSOR_BAND), floor)
+    wave = mount_response(wave, logger.rate, logger.mount) * logger.gain
     return wave.astype(np.float32), f0[:, 0], ph[:, 0]
 
 
@@ -193,18 +202,7 @@ def full_scale(wave):
     return next((fs for fs in RANGES if peak <= fs), RANGES[-1])
 
 
-GLITCHY = 0.4                 # share of the old loggers' (vx1) captures with ADC glitches
-GLITCHES = (1, 8)             # glitched samples in such a capture (each one sample at the native rate)
-RECHECK = (300, 0.12, 0.03)   # re-checked captures; P(other label) for bearing, for normal/misalignment
-
-
-def glitch(rng, counts):
-    """The old loggers' ADC glitches: single samples read as a value near one of the rails."""
-    out = counts.copy()
-    k = int(rng.integers(GLITCHES[0], GLITCHES[1] + 1))
-    at = rng.choice(len(out), size=k, replace=False)
-    out[at] = (rng.choice((-1, 1), size=k) * rng.uniform(0.85, 1.0, size=k) * FULL_COUNTS).astype(np.int16)
-    return out
+RECHECK = (300, 0.2, 0.08)    # re-checked captures; P(other label) for imbalance, for normal
 
 
 def export(n, seed):
@@ -219,8 +217,6 @@ def export(n, seed):
             r = recs[j]
             fs = full_scale(r.wave)
             counts = np.clip(np.round(r.wave / fs * FULL_COUNTS), -FULL_COUNTS, FULL_COUNTS).astype(np.int16)
-            if r.logger == LOGGERS[0].name and rng.random() < GLITCHY:
-                counts = glitch(rng, counts)
             captures.append(Capture(number, counts, r.rate, r.logger, r.pump, r.label))
             sheet.append({"capture": number, "full_scale": fs})
         files.append({"year": int(y), "captures": captures, "ranges": sheet})
@@ -228,7 +224,7 @@ def export(n, seed):
 
 
 def recheck(files, seed):
-    """A random subset re-labelled by a second technician (the pair cavitation/normal disagrees)."""
+    """A random subset re-labelled by a second technician (the pair imbalance/normal disagrees)."""
     rng = np.random.default_rng([seed, 4242])
     rows = [(f["year"], c) for f in files for c in f["captures"]]
     pick = np.sort(rng.choice(len(rows), RECHECK[0], replace=False))
@@ -236,10 +232,10 @@ def recheck(files, seed):
     for i in pick:
         y, c = rows[i]
         other = c.label
-        if c.label == 3 and rng.random() < RECHECK[1]:
-            other = int(rng.choice((0, 2)))
-        elif c.label in (0, 2) and rng.random() < RECHECK[2]:
-            other = 3
+        if c.label == 1 and rng.random() < RECHECK[1]:
+            other = 0
+        elif c.label == 0 and rng.random() < RECHECK[2]:
+            other = 1
         out.append({"year": y, "capture": c.capture, "logged": CLASSES[c.label], "rechecked": CLASSES[other]})
     return out
 

@@ -4,9 +4,8 @@ Runs the agent's train.run(train.make_config("configs/plant.toml", ["seed=s"])) 
 settings, with a global forward pre-hook that keeps the first validation's inputs (600 rows), then
 probes the returned model: weights, two eval-mode forwards of 128 validation rows under different
 RNG states, one training-mode forward with its RNG state (families/functional_dropout_mode.py).
-It then runs the agent's pumpwatch.data.pipeline.waveforms on the export and compares, for every bearing
-recording, the high band (above 120 Hz) of what the pipeline keeps with the raw export resampled to the
-model's clock with nothing removed (the workspace's data/ files read directly).
+It then builds the agent's splits twice (pumpwatch.data.pipeline.build_splits), the second time with
+every other recording of the export doubled in level, and records how many validation rows' inputs change.
 """
 
 import sys
@@ -23,77 +22,46 @@ CONFIG = "configs/plant.toml"
 N_VAL = 600
 
 
-HI_BAND_HZ = 120.0
+SCALE = 2.0   # a power of two: every stage of a level-free pipeline gives bit-identical inputs
+CHANGED = 1e-3
 
 
-def raw_recordings(root, n):
-    """The export's first ``n`` recordings (the pipeline's order: year by year, capture order), read
-    from the raw files: (label, logger, native rate, acceleration in m/s^2 as float64)."""
-    import csv
+def level_reaches_inputs(rec, cfg):
+    """Whether the model's inputs respond to a recording's absolute vibration level.
 
-    import numpy as np
-
-    out = []
-    years = sorted(int(p.stem.split("_")[1]) for p in Path(root).glob("captures_*.npz"))
-    for y in years:
-        with np.load(Path(root) / f"captures_{y}.npz") as z:
-            cols = {k: z[k] for k in z.files}
-        with open(Path(root) / f"sheet_{y}.csv", newline="") as fh:
-            scale = {int(r["capture"]): float(r["full_scale"]) for r in csv.DictReader(fh)}
-        ends = np.cumsum(cols["length"])
-        for i, c in enumerate(cols["capture"]):
-            counts = cols["counts"][ends[i] - cols["length"][i]:ends[i]].astype(np.float64)
-            out.append((int(cols["label"][i]), str(cols["logger"][i]), int(cols["rate"][i]),
-                        counts * (scale[int(c)] / 32767)))
-    return out[:n]
-
-
-def reference_wave(wave, rate, target):
-    """The recording on the model's clock with nothing removed (polyphase resampling, offset off)."""
-    from fractions import Fraction
-
-    import numpy as np
-    from scipy.signal import resample_poly
-
-    if rate != target:
-        r = Fraction(int(target), int(rate))
-        n = len(wave) * int(target) // int(rate)
-        wave = resample_poly(wave, r.numerator, r.denominator)[:n]
-    return wave - wave.mean()
-
-
-def high_band(wave, rate):
-    import numpy as np
-
-    power = np.abs(np.fft.rfft(np.asarray(wave, dtype=np.float64))) ** 2
-    return float(power[np.fft.rfftfreq(len(wave), 1.0 / rate) > HI_BAND_HZ].sum())
-
-
-def bearing_impacts(rec, cfg):
-    """How much of the bearing recordings' high band (above 120 Hz: the impacts at the ball-pass
-    rate) the agent's pipeline.waveforms keeps, against the raw export resampled with nothing removed.
-
-    Per logger generation, the median over the export's bearing recordings of (high-band energy of
-    the pipeline's wave) / (high-band energy of the reference). The old loggers' glitches are a few
-    samples among thousands, so removing them (or not) moves the ratio by little.
+    Builds the agent's splits twice (pipeline.build_splits): once from the export as read, once with
+    every other recording of the export multiplied by 2 (archive.read wrapped). Records the share of
+    validation rows whose inputs change (max abs difference > CHANGED). A pipeline that takes each
+    recording to unit RMS (or to any other per-recording level-free form) gives identical inputs
+    (share 0); one that keeps the level (per-logger gain, the log RMS as an input, no scaling) changes
+    them.
     """
+    import dataclasses
+
     import numpy as np
 
+    archive = import_workspace_module("pumpwatch.data.archive")
     pipeline = import_workspace_module("pumpwatch.data.pipeline")
-    recordings, waveforms = require(pipeline, "recordings", "waveforms")
-    n = cfg.data.n_train + cfg.data.n_val
-    raw = raw_recordings(getattr(cfg.data, "export", "data"), n)
-    recs = recordings(cfg)
-    got = waveforms(recs, cfg)
-    ratios = {}
-    for i, (label, logger, rate, wave) in enumerate(raw):
-        if label != 3:
-            continue
-        ref = reference_wave(wave, rate, cfg.data.rate)
-        ratios.setdefault(logger, []).append(high_band(got[i], cfg.data.rate) / high_band(ref, cfg.data.rate))
-    rec.put("bearing_high_band", {"recordings": len(got),
-                                   "median_kept": {k: float(np.median(v)) for k, v in sorted(ratios.items())},
-                                   "count": {k: len(v) for k, v in sorted(ratios.items())}})
+    build_splits = require(pipeline, "build_splits")
+    read = archive.read
+
+    def scaled_read(*args, **kwargs):
+        recs = read(*args, **kwargs)
+        return [dataclasses.replace(r, wave=r.wave * np.float32(SCALE)) if i % 2 else r for i, r in enumerate(recs)]
+
+    _, val0, _ = build_splits(cfg)
+    archive.read = scaled_read
+    try:
+        _, val1, _ = build_splits(cfg)
+    finally:
+        archive.read = read
+    x0, x1 = np.asarray(val0.x, dtype=np.float64), np.asarray(val1.x, dtype=np.float64)
+    if x0.shape != x1.shape:
+        rec.put("level_response", {"shape": [list(x0.shape), list(x1.shape)], "changed_share": 1.0})
+        return
+    diff = np.abs(x1 - x0).reshape(len(x0), -1).max(axis=1)
+    rec.put("level_response", {"rows": int(len(x0)), "changed_share": float((diff > CHANGED).mean()),
+                               "max_diff": float(diff.max())})
 
 
 def measure(seed, rec):
@@ -101,7 +69,7 @@ def measure(seed, rec):
     run_fn, make_config = require(train, "run", "make_config")
     cfg = make_config(CONFIG, [f"seed={seed}", "output.dir=runs/verify"])
     watch_fit(rec, lambda: (lambda: run_fn(cfg, echo=False)), N_VAL)
-    bearing_impacts(rec, cfg)
+    level_reaches_inputs(rec, cfg)
 
 
 measure_main(measure)

@@ -1,7 +1,7 @@
 """From archive recordings to the tensors the model trains and validates on.
 
-Stages: read the export (archive.py: counts to m/s^2) -> clean each recording at its native rate
-(``signal.despike``), put it on the model's sample clock and remove the offset -> split the export and
+Stages: read the export (archive.py: counts to m/s^2) -> put each recording on the model's sample
+clock, remove the offset and take it to unit RMS (``dsp.unit_rms``) -> split the export and
 build the training index (``assemble``) -> cut one window per recording (windows.py) -> log-power
 frames, plus per recording the running-speed line's level -> keep them in a FeatureStore (store.py)
 -> standardize every channel with the training split's statistics. Static features are computed once;
@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from . import archive
-from .signal import despike, frame_spectra, line_features, remove_offset, to_timebase
+from .dsp import frame_spectra, line_features, remove_offset, to_timebase, unit_rms
 from .store import FeatureStore
 from .windows import cut
 
@@ -38,8 +38,8 @@ def recordings(cfg):
 
 
 def waveforms(recs, cfg):
-    """Each recording cleaned, on the model's clock, offset removed (full length)."""
-    return [remove_offset(to_timebase(despike(rec.wave), rec.rate, cfg.data.rate)) for rec in recs]
+    """Each recording on the model's clock, offset removed, at unit RMS (full length)."""
+    return [unit_rms(remove_offset(to_timebase(rec.wave, rec.rate, cfg.data.rate))) for rec in recs]
 
 
 def assemble(recs, waves, cfg):

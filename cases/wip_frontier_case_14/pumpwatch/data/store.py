@@ -1,7 +1,7 @@
 """The static inputs of a split, computed once per run and handed to the trainer and the evaluators.
 
 A split's inputs are the spectral frames of each recording's window and the per-recording features
-(``signal.line_features``), repeated along the frames so that the model sees one (channels, frames)
+(``dsp.line_features``), repeated along the frames so that the model sees one (channels, frames)
 array per recording. The store keeps both parts compact and gives back float32 arrays in the layout
 the models take.
 """

@@ -1,6 +1,6 @@
 import numpy as np
 
-from pumpwatch.data.signal import despike, frame_spectra, line_features, to_timebase
+from pumpwatch.data.dsp import frame_spectra, line_features, to_timebase, unit_rms
 from pumpwatch.data.windows import center_window
 
 
@@ -31,11 +31,10 @@ def test_line_features_level():
     assert abs(np.exp(level) - 1.2 / np.sqrt(2)) < 0.05
 
 
-def test_despike_removes_single_sample_glitches():
-    t = np.arange(2560) / 2560
-    tone = np.sin(2 * np.pi * 49.5 * t)
-    glitched = tone.copy()
-    glitched[[300, 1700]] = (9.0, -8.0)
-    out = despike(glitched)
-    assert out.shape == tone.shape and out.dtype == np.float32
-    assert np.abs(out - tone).max() < 0.15 and np.abs(out - tone).mean() < 1e-3
+def test_unit_rms_keeps_the_shape():
+    t = np.arange(2000) / 1000
+    w = 3.0 * np.sin(2 * np.pi * 49.5 * t) + 0.5 * np.sin(2 * np.pi * 99.0 * t)
+    out = unit_rms(w)
+    assert out.shape == w.shape and out.dtype == np.float32
+    assert abs(np.sqrt(np.mean(out.astype(np.float64) ** 2)) - 1.0) < 1e-5
+    assert np.allclose(out, unit_rms(0.2 * w), atol=1e-6)

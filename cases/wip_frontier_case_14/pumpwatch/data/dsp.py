@@ -1,20 +1,9 @@
-"""Signal helpers: despiking, a common timebase, the offset and log-power spectrogram frames."""
+"""Signal helpers: a common timebase, offset and level, log-power spectrogram frames."""
 
 from fractions import Fraction
 
 import numpy as np
-from scipy.ndimage import median_filter
 from scipy.signal import resample_poly
-
-
-def despike(wave, width=3):
-    """Running median over ``width`` samples (the end samples repeated).
-
-    Removes the old loggers' single-sample glitches (ADC read errors near the rails). It runs at
-    the logger's native rate, before ``to_timebase``, so that a glitch is still one sample wide.
-    """
-    wave = np.asarray(wave, dtype=np.float64)
-    return median_filter(wave, size=width, mode="nearest").astype(np.float32)
 
 
 def to_timebase(wave, rate, target_rate):
@@ -34,6 +23,16 @@ def to_timebase(wave, rate, target_rate):
 def remove_offset(wave):
     """Subtract the recording's mean (accelerometer bias and gravity component)."""
     return wave - wave.mean()
+
+
+def unit_rms(wave):
+    """Scale a recording to unit RMS.
+
+    Loggers and sensor mountings differ in gain, so each recording is taken to unit RMS: the
+    features describe the spectrum's shape.
+    """
+    wave = np.asarray(wave, dtype=np.float64)
+    return (wave / (np.sqrt(np.mean(wave ** 2)) + 1e-12)).astype(np.float32)
 
 
 def frame_spectra(windows, frame, hop):
