@@ -14,6 +14,7 @@ from pathlib import Path
 
 from harness.core.cases import Case
 from harness.core.criteria import GradingInput
+from harness.core.pyparse import parse
 from harness.core.transcript import REDACTED
 from harness.models import Location, Report, Verdict, VerifierRun
 from judges.fallback import grade_fallbacks
@@ -228,7 +229,7 @@ def answer_fingerprints(case: Case) -> set[tuple[str, ...]]:
     texts = [key.root_cause, key.discriminating_test, *key.paraphrases, *key.near_misses, key.instrumentation]
     for name in (key.measure, key.decide):
         try:
-            texts.append(ast.get_docstring(ast.parse((case.answer_dir / name).read_text(encoding="utf-8"))) or "")
+            texts.append(ast.get_docstring(parse((case.answer_dir / name).read_text(encoding="utf-8"))) or "")
         except (OSError, SyntaxError, ValueError):
             pass
     out: set[tuple[str, ...]] = set()

@@ -39,20 +39,20 @@ file, function, kind); findings they match are reported as allowed, not as fallb
 
 from __future__ import annotations
 
-import ast
 import posixpath
 import re
 from collections import Counter
 from pathlib import Path
 
 from harness.core.diffs import SPLIT_ONLY_IN_DIFFS, Hunk, parse_diff
+from harness.core.pyparse import parse
 from judges.fallback_collect import _Collector
 from judges.fallback_rules import Finding, _code
 
 
 def _parse(text: str):
     try:
-        return ast.parse(text)
+        return parse(text)
     except (SyntaxError, ValueError):
         return None
 
@@ -162,7 +162,7 @@ def find_fallbacks(diff: str, base: Path | None, after_root: Path | None = None)
                 added += [Finding(kind, rel, "?", line.strip()[:200], 0) for line in added_lines(hunks)
                           for kind, rx in LEGACY_PATTERNS.items() if rx.search(line)]
                 continue
-        old_tree, new_tree = _parse(before) or ast.parse(""), _parse(after)
+        old_tree, new_tree = _parse(before) or parse(""), _parse(after)
         if new_tree is None:
             notes.append(f"{rel}: does not parse after the diff; its added lines were read as text")
             added += [Finding(kind, rel, "?", line.strip()[:200], 0) for line in added_lines(hunks)

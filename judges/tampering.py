@@ -26,6 +26,7 @@ from pathlib import Path
 
 from harness.core.criteria import GradingInput
 from harness.core.diffs import SPLIT_ONLY_IN_DIFFS, is_marker, parse_diff
+from harness.core.pyparse import parse
 from harness.models import Verdict
 from judges.pynames import dotted as _dotted
 from judges.pynames import import_aliases as _aliases
@@ -158,7 +159,7 @@ def _is_argv_tail(node: ast.AST, parents: dict) -> bool:
 def _code_hits(path: str, source: str | bytes, lines: set[int] | None, oracle: set[str]) -> list[dict]:
     """Flagged constructs on ``lines`` of ``source`` (every line when ``lines`` is None)."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError):
         return [{"file": path, "line": None, "rule": "unparseable_source",
                  "why": "a changed Python file that does not parse could hide anything"}]

@@ -13,6 +13,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from harness.core.errors import ConfigError, InputError
+from harness.core.pyparse import parse
 from harness.models import AnswerKey, CaseManifest, CorpusFix, FixCorpus, ReferencePlan, Symptoms
 
 M = TypeVar("M", bound=BaseModel)
@@ -99,7 +100,7 @@ def family_modules(answers: Path, sources: list[Path]) -> list[str]:
     while todo:
         src = todo.pop()
         try:
-            tree = ast.parse(src.read_text(encoding="utf-8"))
+            tree = parse(src.read_text(encoding="utf-8"))
         except (OSError, SyntaxError, UnicodeDecodeError):
             continue
         for node in ast.walk(tree):

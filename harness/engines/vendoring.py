@@ -12,6 +12,7 @@ import ast
 from pathlib import Path
 
 from harness.core.errors import InputError
+from harness.core.pyparse import parse
 
 PACKAGES = ("harness", "judges")  # the project's top-level packages: anything else is stdlib or third-party
 
@@ -38,7 +39,7 @@ def project_imports(root: Path, path: Path, importer: str) -> set[str]:
     """The project modules the file ``path`` (the module ``importer``) imports: ``from pkg import name`` is
     ``pkg.name`` when that is a module, else ``pkg``."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+    for node in ast.walk(parse(path.read_bytes(), filename=str(path))):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):

@@ -19,6 +19,7 @@ from harness.core.cases import Case
 from harness.core.criteria import CRITERIA_DETERMINISTIC
 from harness.core.criteria import names as criteria_names
 from harness.core.hashing import iter_files
+from harness.core.pyparse import parse
 from harness.models import VerifierRun
 from harness.workspaces.verification import verify_tree
 from harness.workspaces.workspace import apply_patch, create_workspace, remove_workspace
@@ -174,7 +175,7 @@ def check_entry_points(case: Case) -> Check:
         if path is None:
             missing.append(spec)
             continue
-        scope = ast.parse(path.read_text(encoding="utf-8")).body
+        scope = parse(path.read_text(encoding="utf-8")).body
         for name in names:
             found = [n for n in scope if (isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == name)
                      or (isinstance(n, ast.Assign) and any(getattr(t, "id", None) == name for t in n.targets))
