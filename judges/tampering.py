@@ -181,20 +181,18 @@ def _code_hits(path: str, source: str | bytes, lines: set[int] | None, oracle: s
 
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            # a relative import (`from .signal import ...`) names the package's own module, never the stdlib one
-            relative = isinstance(node, ast.ImportFrom) and node.level > 0
-            if isinstance(node, ast.Import):
-                mods = [a.name for a in node.names]
-            else:
-                mods = [] if relative else [node.module or ""]
+            # a relative import keeps its leading dots (`from .signal import x` is `.signal`, the package's own
+            # module), as `import_aliases` writes it, so it never reads as the stdlib module of that name
+            source_mod = "." * node.level + (node.module or "") if isinstance(node, ast.ImportFrom) else None
+            mods = [a.name for a in node.names] if source_mod is None else [source_mod]
             for mod in mods:
                 if mod.split(".")[0] in SUSPECT_IMPORTS:
                     hit(node, "suspect_import", f"imports {mod}: {SUSPECT_IMPORTS[mod.split('.')[0]]}")
-            if isinstance(node, ast.ImportFrom):
+            if source_mod is not None:
                 for a in node.names:
-                    why = None if relative else _suspect_name(f"{node.module}.{a.name}")
+                    why = _suspect_name(f"{source_mod}.{a.name}")
                     if why:
-                        hit(node, "suspect_call", f"{node.module}.{a.name}: {why}")
+                        hit(node, "suspect_call", f"{source_mod}.{a.name}: {why}")
                     if a.name in oracle:
                         hit(node, "uses_the_answer", f"imports {a.name}, which hands over the answer")
         elif isinstance(node, (ast.Attribute, ast.Name)) and not isinstance(parents.get(id(node)), ast.Attribute):
