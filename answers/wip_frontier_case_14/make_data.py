@@ -1,24 +1,25 @@
-"""wip_frontier_case_14: how the committed export (cases/wip_frontier_case_14/data/) was generated. MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
+"""frontier_case_14: how the committed export (cases/frontier_case_14/data/) was generated. MLDB-CANARY-frontier_case_14-63650fbbfce09824
 
-Run: python answers/wip_frontier_case_14/make_data.py [out_dir]   (default: the case's data/ folder)
+Run: python answers/frontier_case_14/make_data.py [out_dir]   (default: the case's data/ folder)
 
 Five conditions. The pumps are driven by two-pole induction motors on 50 Hz mains (running speed about
-49.5 Hz); misalignment raises the 2x and 3x lines, cavitation adds broadband noise at 140-420 Hz, an
-outer-race bearing defect adds short impacts at the ball-pass rate. Imbalance is the SAME running-speed
-pattern as a sound pump (1x and 2x lines in the same ratio) at 1.8-2.6x the level (severity): at a given
-logger it is told from normal by the absolute level, and only weakly by shape (the broadband floor, whose
-level varies by FLOOR_SPREAD between recordings, takes a smaller share of an imbalanced pump's power).
+49.5 Hz); a sound pump shows the running-speed line with a 2x line at 0.25-0.5 of it. Imbalance raises the
+running-speed line alone (2.2-3.2x; the harmonics stay), so its SHAPE is distinct (1x dominance). Misalignment
+raises the 2x line (0.25-0.65 of the 1x: it overlaps a sound pump's) with a small 3x (0-0.15) and, in this
+fleet (stiff couplings), loads the whole running-speed pattern by 1.4-2.0x: a misaligned pump whose 2x ratio
+is in the sound range and whose 3x is small looks like a sound one in shape and is told from it by the level.
+Cavitation adds broadband noise at 140-420 Hz, an outer-race bearing defect adds short impacts at the
+ball-pass rate.
 
 The two logger generations read the casing's vibration with different gains (vx1's sensors on their
-mounting pads read 0.6x; vx2 1.0x): true and checkable (median RMS 0.55 against 0.95 m/s^2; the capture
-sheet's full_scale per logger). The case's pipeline takes every recording to unit RMS (dsp.unit_rms),
-which removes the gain AND the level that tells imbalance from normal. A per-logger gain (each generation's
-median RMS) or the log RMS kept as an input fixes the pair; the model can tell the generations apart by
-their spectra (vx1's floor reaches 480 Hz, vx2's front end stops at 400 Hz).
+mounting pads read 0.6x; vx2 1.0x): true and checkable (the median RMS per logger; the capture sheet's
+full_scale per logger). The case's pipeline takes every recording to unit RMS (dsp.unit_rms), which removes
+the gain AND the level that tells the shape-ambiguous misaligned pumps from sound ones. A per-logger gain
+(each generation's median RMS) or the log RMS kept as an input fixes the pair; the model can tell the
+generations apart by their spectra (vx1's floor reaches 480 Hz, vx2's front end stops at 400 Hz).
 
-The re-check sheet: a technician re-labelled a random 300 captures by listening; they give 20% of the
-imbalance captures normal and 8% of the normal captures imbalance (RECHECK), the README's (true) excuse:
-8 of 53 and 5 of 66 in the committed file.
+The re-check sheet: a technician re-checked a random 300 captures; they give 16% of the misalignment
+captures normal and 6% of the normal captures misalignment (RECHECK), the README's (true) excuse.
 """
 
 import csv
@@ -65,7 +66,11 @@ FLOW_LEVEL = (0.12, 0.5)       # median and log-spread of each recording's flow 
 SENSOR_BAND = 480.0            # accelerometer's flat response
 FLOOR_SPREAD = 0.25            # log-spread of the broadband floor between recordings
 RUNNING = (0.8, 1.2)           # a sound pump's running-speed line, m/s^2 (peak)
-IMBALANCE = (1.8, 2.6)         # an imbalanced rotor's running-speed vibration, multiple of a sound one's
+SOUND_2X = (0.25, 0.5)         # a sound pump's 2x line, share of its running-speed line
+IMBALANCE = (2.2, 3.2)         # an imbalanced rotor's running-speed line, multiple of a sound one's
+MISALIGNED_2X = (0.25, 0.65)   # a misaligned coupling's 2x line, share of the running-speed line
+MISALIGNED_3X = (0.0, 0.15)    # and its 3x line
+COUPLING_LOAD = (1.4, 2.0)     # a misaligned coupling's running-speed pattern, multiple of a sound one's
 KNOCK_LEVEL = (2.0, 6.0)       # peak of a bearing defect's impacts, m/s^2
 IMPACT_TAU = (0.0002, 0.0006)  # decay of one impact, s
 BPFO = 3.05                    # outer-race ball-pass frequency, multiple of the running speed
@@ -114,11 +119,14 @@ def _render(rng, logger, labels, old):
     f0 = MAINS_HZ * (1.0 - RATED_SLIP * torque)
     ph = rng.uniform(0.0, 2 * np.pi, size=(n, 4))
     amp1 = rng.uniform(*RUNNING, n)[:, None]
-    amp2 = np.where(labels == 2, rng.uniform(0.45, 0.9, n), rng.uniform(0.1, 0.55, n))[:, None]
-    # imbalance: the whole running-speed pattern is stronger (severity), not a different pattern
-    severity = np.where(labels == 1, rng.uniform(*IMBALANCE), 1.0)[:, None]
-    amp1, amp2 = amp1 * severity, amp2 * severity
-    amp3 = np.where(labels == 2, rng.uniform(0.1, 0.4, n), 0.0)[:, None]
+    # the 2x and 3x lines relative to the running-speed line: a misaligned coupling raises them
+    amp2 = amp1 * np.where(labels == 2, rng.uniform(*MISALIGNED_2X, n), rng.uniform(*SOUND_2X, n))[:, None]
+    amp3 = amp1 * np.where(labels == 2, rng.uniform(*MISALIGNED_3X, n), 0.0)[:, None]
+    # imbalance: a stronger running-speed line on its own (the harmonics stay where they were)
+    amp1 = amp1 * np.where(labels == 1, rng.uniform(*IMBALANCE, n), 1.0)[:, None]
+    # misalignment: the coupling's reaction loads the whole running-speed pattern (this fleet's couplings)
+    load = np.where(labels == 2, rng.uniform(*COUPLING_LOAD, n), 1.0)[:, None]
+    amp1, amp2, amp3 = amp1 * load, amp2 * load, amp3 * load
     wave = (amp1 * np.sin(2 * np.pi * f0 * t + ph[:, :1])
             + amp2 * np.sin(2 * np.pi * 2 * f0 * t + ph[:, 1:2])
             + amp3 * np.sin(2 * np.pi * 3 * f0 * t + ph[:, 2:3]))
@@ -202,7 +210,7 @@ def full_scale(wave):
     return next((fs for fs in RANGES if peak <= fs), RANGES[-1])
 
 
-RECHECK = (300, 0.2, 0.08)    # re-checked captures; P(other label) for imbalance, for normal
+RECHECK = (300, 0.16, 0.06)    # re-checked captures; P(other label) for misalignment, for normal
 
 
 def export(n, seed):
@@ -224,7 +232,7 @@ def export(n, seed):
 
 
 def recheck(files, seed):
-    """A random subset re-labelled by a second technician (the pair imbalance/normal disagrees)."""
+    """A random subset re-labelled by a second technician (the pair misalignment/normal disagrees)."""
     rng = np.random.default_rng([seed, 4242])
     rows = [(f["year"], c) for f in files for c in f["captures"]]
     pick = np.sort(rng.choice(len(rows), RECHECK[0], replace=False))
@@ -232,10 +240,10 @@ def recheck(files, seed):
     for i in pick:
         y, c = rows[i]
         other = c.label
-        if c.label == 1 and rng.random() < RECHECK[1]:
+        if c.label == 2 and rng.random() < RECHECK[1]:
             other = 0
         elif c.label == 0 and rng.random() < RECHECK[2]:
-            other = 1
+            other = 2
         out.append({"year": y, "capture": c.capture, "logged": CLASSES[c.label], "rechecked": CLASSES[other]})
     return out
 
@@ -271,5 +279,5 @@ def write(out_dir, n=N, seed=SEED):
 
 
 if __name__ == "__main__":
-    default = Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_14" / "data"
+    default = Path(__file__).resolve().parents[2] / "cases" / "frontier_case_14" / "data"
     write(sys.argv[1] if len(sys.argv) > 1 else default)

@@ -1,11 +1,12 @@
-"""wip_frontier_case_14, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_14-63650fbbfce09824
+"""frontier_case_14, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_14-63650fbbfce09824
 
 Runs the agent's train.run(train.make_config("configs/plant.toml", ["seed=s"])) at the README's
 settings, with a global forward pre-hook that keeps the first validation's inputs (600 rows), then
 probes the returned model: weights, two eval-mode forwards of 128 validation rows under different
 RNG states, one training-mode forward with its RNG state (families/functional_dropout_mode.py).
 It then builds the agent's splits twice (pumpwatch.data.pipeline.build_splits), the second time with
-every other recording of the export doubled in level, and records how many validation rows' inputs change.
+every other recording of the export doubled in level, and records how many validation rows' inputs change;
+and a third time with every other recording's logged condition changed (a label leak changes the inputs).
 """
 
 import sys
@@ -22,6 +23,9 @@ CONFIG = "configs/plant.toml"
 N_VAL = 600
 
 
+N_CLASSES = 5
+LABEL_CHANGED = 0.1   # a relabelled training recording may change which complete recording fills an
+                      # interrupted slot (the scaler moves by far less than this)
 SCALE = 2.0   # a power of two: every stage of a level-free pipeline gives bit-identical inputs
 CHANGED = 1e-3
 
@@ -49,19 +53,29 @@ def level_reaches_inputs(rec, cfg):
         recs = read(*args, **kwargs)
         return [dataclasses.replace(r, wave=r.wave * np.float32(SCALE)) if i % 2 else r for i, r in enumerate(recs)]
 
+    def relabelled_read(*args, **kwargs):
+        recs = read(*args, **kwargs)
+        return [dataclasses.replace(r, label=(r.label + 1) % N_CLASSES) if i % 2 else r for i, r in enumerate(recs)]
+
+    def response(key, wrapped, threshold):
+        archive.read = wrapped
+        try:
+            _, val1, _ = build_splits(cfg)
+        finally:
+            archive.read = read
+        x1 = np.asarray(val1.x, dtype=np.float64)
+        if x0.shape != x1.shape:
+            rec.put(key, {"shape": [list(x0.shape), list(x1.shape)], "changed_share": 1.0})
+            return
+        diff = np.abs(x1 - x0).reshape(len(x0), -1).max(axis=1)
+        rec.put(key, {"rows": int(len(x0)), "changed_share": float((diff > threshold).mean()),
+                      "max_diff": float(diff.max())})
+
     _, val0, _ = build_splits(cfg)
-    archive.read = scaled_read
-    try:
-        _, val1, _ = build_splits(cfg)
-    finally:
-        archive.read = read
-    x0, x1 = np.asarray(val0.x, dtype=np.float64), np.asarray(val1.x, dtype=np.float64)
-    if x0.shape != x1.shape:
-        rec.put("level_response", {"shape": [list(x0.shape), list(x1.shape)], "changed_share": 1.0})
-        return
-    diff = np.abs(x1 - x0).reshape(len(x0), -1).max(axis=1)
-    rec.put("level_response", {"rows": int(len(x0)), "changed_share": float((diff > CHANGED).mean()),
-                               "max_diff": float(diff.max())})
+    x0 = np.asarray(val0.x, dtype=np.float64)
+    response("level_response", scaled_read, CHANGED)
+    # the logged condition must not reach the inputs (a label leak): every other recording relabelled
+    response("label_response", relabelled_read, LABEL_CHANGED)
 
 
 def measure(seed, rec):

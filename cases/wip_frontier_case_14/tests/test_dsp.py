@@ -1,6 +1,6 @@
 import numpy as np
 
-from pumpwatch.data.dsp import frame_spectra, line_features, to_timebase, unit_rms
+from pumpwatch.data.dsp import frame_spectra, to_timebase, unit_rms
 from pumpwatch.data.windows import center_window
 
 
@@ -22,13 +22,6 @@ def test_center_window_and_frames():
     assert w[0] == 44 and len(w) == 512
     spec = frame_spectra(w[None, :], 64, 32)
     assert spec.shape == (1, 33, 15)
-
-
-def test_line_features_level():
-    t = np.arange(1800) / 1000.0
-    w = 1.2 * np.sin(2 * np.pi * 49.47 * t) + 0.3 * np.sin(2 * np.pi * 98.94 * t)
-    (level,), = line_features([w], 1000)
-    assert abs(np.exp(level) - 1.2 / np.sqrt(2)) < 0.05
 
 
 def test_unit_rms_keeps_the_shape():

@@ -5,7 +5,6 @@ from pumpwatch.config import load_config
 from pumpwatch.data import CLASSES, archive, build_splits
 from pumpwatch.data.augment import FrameShift, GainJitter, build_augment
 from pumpwatch.data.pipeline import Standardizer
-from pumpwatch.data.store import FeatureStore
 
 
 def small_config():
@@ -22,9 +21,9 @@ def test_export_reads_back_in_physical_units():
 
 def test_splits_shapes_and_training_statistics():
     train, val, scaler = build_splits(small_config())
-    assert train.x.shape[1:] == (34, 15) and train.x.shape[0] == 60 and val.x.shape == (40, 34, 15)
-    assert torch.allclose(train.x.mean(dim=(0, 2)), torch.zeros(34), atol=1e-3)
-    assert len(scaler.state()["mean"]) == 34
+    assert train.x.shape[1:] == (33, 15) and train.x.shape[0] == 60 and val.x.shape == (40, 33, 15)
+    assert torch.allclose(train.x.mean(dim=(0, 2)), torch.zeros(33), atol=1e-3)
+    assert len(scaler.state()["mean"]) == 33
 
 
 def test_standardizer_uses_fit_statistics():
@@ -39,10 +38,3 @@ def test_augment_keeps_shape():
     assert GainJitter(0.1)(x).shape == x.shape
     assert repr(build_augment(small_config())) == "FrameShift+GainJitter"
 
-
-def test_store_repeats_line_features_along_frames():
-    frames = np.random.default_rng(1).standard_normal((4, 33, 15))
-    lines = np.array([[49.5, -0.3]] * 4)
-    x = FeatureStore(frames, lines).inputs()
-    assert x.shape == (4, 35, 15) and x.dtype == np.float32
-    assert np.allclose(x[:, 33], 49.5) and np.allclose(x[:, 34], -0.3, atol=1e-3)

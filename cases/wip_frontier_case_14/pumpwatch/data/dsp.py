@@ -1,4 +1,4 @@
-"""Signal helpers: a common timebase, offset and level, log-power spectrogram frames."""
+"""Signal helpers: a common timebase, offset and scale, log-power spectrogram frames."""
 
 from fractions import Fraction
 
@@ -44,27 +44,6 @@ def frame_spectra(windows, frame, hop):
     frames = windows[:, idx] * taper
     power = np.abs(np.fft.rfft(frames, axis=-1)) ** 2 / (taper ** 2).sum()
     return np.log(power + 1e-6).transpose(0, 2, 1).astype(np.float32)
-
-
-def line_features(waves, rate, band=(30.0, 70.0), pad=1 << 14):
-    """Running-speed line of each recording (full length): the line's level (log RMS).
-
-    The level is the peak of a Hann-windowed, zero-padded spectrum inside ``band``, refined by a
-    parabola through the log magnitudes of the peak and its two neighbours.
-    """
-    freqs = np.fft.rfftfreq(pad, 1.0 / rate)
-    inside = np.flatnonzero((freqs > band[0]) & (freqs < band[1]))
-    out = np.empty((len(waves), 1))
-    for i, w in enumerate(waves):
-        w = np.asarray(w, dtype=np.float64)
-        taper = np.hanning(len(w))
-        mag = np.abs(np.fft.rfft(w * taper, pad))
-        k = inside[mag[inside].argmax()]
-        a, b, c = np.log(mag[k - 1:k + 2])
-        delta = 0.5 * (a - c) / (a - 2 * b + c)
-        peak = np.exp(b - 0.25 * (a - c) * delta)
-        out[i, 0] = np.log(peak * np.sqrt(2.0) / taper.sum() + 1e-6)
-    return out
 
 
 def bin_frequencies(frame, rate):

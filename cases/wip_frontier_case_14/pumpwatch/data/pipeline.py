@@ -3,9 +3,8 @@
 Stages: read the export (archive.py: counts to m/s^2) -> put each recording on the model's sample
 clock, remove the offset and take it to unit RMS (``dsp.unit_rms``) -> split the export and
 build the training index (``assemble``) -> cut one window per recording (windows.py) -> log-power
-frames, plus per recording the running-speed line's level -> keep them in a FeatureStore (store.py)
--> standardize every channel with the training split's statistics. Static features are computed once;
-augmentation happens per batch.
+frames -> standardize every frequency bin with the training split's statistics. Static features are
+computed once; augmentation happens per batch.
 """
 
 from dataclasses import dataclass
@@ -14,8 +13,7 @@ import numpy as np
 import torch
 
 from . import archive
-from .dsp import frame_spectra, line_features, remove_offset, to_timebase, unit_rms
-from .store import FeatureStore
+from .dsp import frame_spectra, remove_offset, to_timebase, unit_rms
 from .windows import cut
 
 SPLIT_SEED = 7919
@@ -24,7 +22,7 @@ MIN_SECONDS = 1.0   # shorter captures were interrupted by a logger restart
 
 @dataclass
 class Split:
-    x: torch.Tensor          # (n, bins + line features, frames)
+    x: torch.Tensor          # (n, bins, frames)
     y: torch.Tensor          # (n,)
 
 
@@ -90,13 +88,11 @@ def build_splits(cfg):
     recs = recordings(cfg)
     waves = waveforms(recs, cfg)
     train_idx, val_idx = assemble(recs, waves, cfg)
-    lines = line_features(waves, cfg.data.rate)
-    train = FeatureStore(features([waves[i] for i in train_idx], cfg, seed=cfg.seed), lines[train_idx])
-    val = FeatureStore(features([waves[i] for i in val_idx], cfg), lines[val_idx])
-    train_x = train.inputs()
+    train_x = features([waves[i] for i in train_idx], cfg, seed=cfg.seed)
+    val_x = features([waves[i] for i in val_idx], cfg)
     scaler = Standardizer().fit(train_x)
 
     def pack(idx, x):
         return Split(torch.from_numpy(scaler(x).astype(np.float32)), torch.tensor([recs[i].label for i in idx]))
 
-    return pack(train_idx, train_x), pack(val_idx, val.inputs()), scaler
+    return pack(train_idx, train_x), pack(val_idx, val_x), scaler
