@@ -16,7 +16,7 @@ Checks per seed:
 - recomputed `input_scale_stationary`: mean square of the training inputs (clipped at +-4), last quarter of
   training forwards / first quarter, <= 1.015;
 - recomputed `augmentation_still_applied`: early share of zero inputs in [0.015, 0.06];
-- reported `balanced_accuracy` >= 0.74 and `alert_recall` (heat) >= 0.50 on the final printed lines;
+- reported `balanced_accuracy` >= 0.74 and `alert_recall` (heat) >= 0.40 on the final printed lines (floors only: the absolute log bands instead of the shares, a correct fix, give heat recall 0.479 on seed 0);
 - recomputed `val_rows_matched`: the inputs of the model's last evaluation pass, row for row against the
   held-out windows (the exports read and split here, from the case's own files, as the case does), reproduce
   at least 5 of the 9 non-band readings linearly (R^2 >= 0.99 each): the matching the next check relies on;
@@ -44,7 +44,7 @@ from verifylib import decide_main, pristine_case  # noqa: E402
 
 SETTINGS = {
     "min_forwards": 600, "window_div": 4, "max_sq_ratio": 1.015,
-    "dropout_share": (0.015, 0.06), "min_bal_acc": 0.74, "alarm_label": "heat", "min_alarm_recall": 0.50,
+    "dropout_share": (0.015, 0.06), "min_bal_acc": 0.74, "alarm_label": "heat", "min_alarm_recall": 0.40,
     "print_tol": 2e-4,
 }
 MIN_R2, MIN_MATCH_R2, MIN_MATCHED_COLUMNS, MAX_LABEL_DIFF = 0.90, 0.99, 5, 1e-5
