@@ -21,7 +21,13 @@ Checks per seed:
   held-out windows (the exports read and split here, from the case's own files, as the case does), reproduce
   at least 5 of the 9 non-band readings linearly (R^2 >= 0.99 each): the matching the next check relies on;
 - recomputed `inputs_carry_motion_level` (layer B's mechanism): each held-out window's log10 total band
-  energy, recomputed from the exports, regressed linearly on the model's inputs: R^2 >= 0.90;
+  energy, recomputed from the exports, regressed linearly on the model's inputs, both taken within each cow
+  (minus the cow's mean, the cow keyed by farm and ear tag): R^2 >= 0.75. Within the cow, because a level
+  measured against the cow's own baseline (her median over her windows, or over her last 7 days) is as correct
+  a fix as the absolute level: it keeps the lame cow's extra motion and drops the collar's fit, which is what
+  the stage meant to drop. At the freeze commit this check took the absolute level (R^2 >= 0.90) and rejected
+  two blind solves' cow-relative levels; measured on seed 0 with the within-cow form: A only 0.41, a baseline
+  over the cow's last 7 days 0.84, over all her windows 1.0 (see NOTES);
 - recomputed `inputs_ignore_labels`: the same run on the exports with each farm's `state` column shuffled
   gives the model bit-for-bit the same held-out inputs (max difference <= 1e-5): features built with labels
   (a baseline from a cow's windows labelled normal, say) are a leak and fail here. Measured on seed 0 (the
@@ -47,12 +53,12 @@ SETTINGS = {
     "dropout_share": (0.015, 0.06), "min_bal_acc": 0.74, "alarm_label": "heat", "min_alarm_recall": 0.40,
     "print_tol": 2e-4,
 }
-MIN_R2, MIN_MATCH_R2, MIN_MATCHED_COLUMNS, MAX_LABEL_DIFF = 0.90, 0.99, 5, 1e-5
+MIN_R2, MIN_MATCH_R2, MIN_MATCHED_COLUMNS, MAX_LABEL_DIFF = 0.75, 0.99, 5, 1e-5
 VAL_FRACTION, SPLIT_SEED = 0.25, 2026
 
 
 def held_out_windows(export_dir):
-    """(readings, log10 total band energy) of the held-out windows, in the order the case's loader and split
+    """(readings, log10 total band energy, cow) of the held-out windows, in the order the case's loader and split
     give them: files by name; within a farm, cow by cow in order of first appearance, each cow's windows by
     start; a quarter of each farm's cows held out by numpy's default_rng(2026)."""
     import csv
@@ -87,7 +93,8 @@ def held_out_windows(export_dir):
     bands = [i for i, n in enumerate(names) if n.startswith("acc_")]
     other = [i for i in range(len(names)) if i not in bands]
     x = x[is_val]
-    return x[:, other], np.log10(x[:, bands].sum(axis=1))
+    herd_keys = np.char.add(np.char.add(farms, "/"), cows)  # ear tags repeat between farms
+    return x[:, other], np.log10(x[:, bands].sum(axis=1)), herd_keys[is_val]
 
 
 def r2(x, y):
@@ -99,13 +106,25 @@ def r2(x, y):
     return float(1.0 - resid.var() / max(float(y.var()), 1e-12))
 
 
+def within_cow(v, cows):
+    """v minus each cow's mean: what is left once a per-cow constant (a collar's fit, a cow's baseline) is
+    taken out, so a level measured against the cow's own baseline counts as much as the absolute one."""
+    import numpy as np
+
+    out = np.array(v, dtype=float, copy=True)
+    for cow in np.unique(cows):
+        rows = cows == cow
+        out[rows] -= out[rows].mean(axis=0)
+    return out
+
+
 def decide(seed, m, checks):
     import numpy as np
 
     decide_training(m, checks, SETTINGS)
     t = m.tensors("val_inputs", keys=["val", "relabelled"])
     x, relabelled = t["val"].double().numpy(), t["relabelled"].double().numpy()
-    readings, level = held_out_windows(pristine_case() / "data" / "exports")
+    readings, level, cows = held_out_windows(pristine_case() / "data" / "exports")
     same_rows = x.ndim == 2 and x.shape[0] == len(level) and x.shape[1] > 0 and np.isfinite(x).all()
     fits = [r2(x, readings[:, j]) for j in range(readings.shape[1])] if same_rows else []
     matched = sum(f >= MIN_MATCH_R2 for f in fits)
@@ -113,10 +132,11 @@ def decide(seed, m, checks):
                  bound=f">= {MIN_MATCHED_COLUMNS} of the held-out windows' non-band readings reproduced linearly "
                        f"(R^2 >= {MIN_MATCH_R2}) by the last evaluation pass's {x.shape[0] if x.ndim == 2 else 0} "
                        f"input rows (need {len(level)})", source="recomputed")
-    fit = r2(x, level) if same_rows else 0.0
+    fit = r2(within_cow(x, cows), within_cow(level, cows)) if same_rows else 0.0
     checks.check("inputs_carry_motion_level", fit >= MIN_R2, value=fit,
                  bound=f">= {MIN_R2} (R^2 of each held-out window's log10 total band energy, recomputed from the "
-                       f"exports, regressed linearly on the model's inputs)",
+                       f"exports, regressed linearly on the model's inputs, both within each cow: a level "
+                       f"against the cow's own baseline counts as much as the absolute one)",
                  source="recomputed", limit=MIN_R2, sense=">")
     diff = float(np.abs(x - relabelled).max()) if x.shape == relabelled.shape and x.size else float("inf")
     checks.check("inputs_ignore_labels", diff <= MAX_LABEL_DIFF, value=diff,
