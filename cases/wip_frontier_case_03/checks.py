@@ -21,11 +21,15 @@ def series_problems(table, window_h=4):
 
 
 def spike_problems(table, limit=6.0, skip=()):
-    """Readings more than `limit` robust sds from the column's median, per farm."""
+    """Readings more than `limit` robust sds from the column's median, per farm; a column of positive
+    readings is judged on a log scale (its faults and its spread are multiplicative)."""
     problems = []
-    med = np.median(table.features, axis=0)
-    mad = 1.4826 * np.median(np.abs(table.features - med), axis=0)
-    z = np.abs(table.features - med) / np.maximum(mad, 1e-6)
+    x = table.features.copy()
+    positive = (x > 0).all(axis=0)
+    x[:, positive] = np.log10(x[:, positive])
+    med = np.median(x, axis=0)
+    mad = 1.4826 * np.median(np.abs(x - med), axis=0)
+    z = np.abs(x - med) / np.maximum(mad, 1e-6)
     for farm in sorted(set(table.farms)):
         on_farm = table.farms == farm
         for j, name in enumerate(table.feature_names):

@@ -10,8 +10,7 @@ import torch
 
 from config import load_config
 from data import load_exports, split_by_cow
-from dataset import build_eval_loader
-from features import Scaler, model_inputs
+from dataset import Scaler, build_eval_loader
 from calibration import calibrate
 from metrics import evaluate, macro_f1
 from models import HerdNet
@@ -46,7 +45,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     cfg = load_config(args.config, args.set)
     train_t, val_t = split_by_cow(load_exports(cfg.data.export_dir), cfg.data.val_fraction, cfg.data.split_seed)
-    scaler = Scaler.fit(model_inputs(train_t))
+    scaler = Scaler.fit_table(train_t)
     model = load_checkpoint(args.checkpoint, cfg)
     print(f"{'farm':12s} {'windows':>7s} {'acc':>6s} {'bal acc':>7s} {'macro F1':>8s}")
     for farm, n, acc, bal, f1 in per_farm(model, val_t, scaler):

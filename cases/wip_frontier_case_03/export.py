@@ -15,7 +15,7 @@ import torch
 from config import load_config
 from data import load_exports, split_by_cow
 from evaluate import load_checkpoint
-from features import Scaler, model_inputs
+from dataset import Scaler
 
 
 def fingerprint(arrays):
@@ -67,7 +67,7 @@ def main(argv=None):
     cfg = load_config(args.config)
     model = load_checkpoint(args.checkpoint, cfg)
     train_t, _ = split_by_cow(load_exports(cfg.data.export_dir), cfg.data.val_fraction, cfg.data.split_seed)
-    scaler = Scaler.fit(model_inputs(train_t))
+    scaler = Scaler.fit_table(train_t)
     arrays = gateway_arrays(model, scaler)
     agree, err = self_test(model, arrays, scaler)
     if agree < 0.98:

@@ -12,8 +12,7 @@ from callbacks import default_callbacks, seed_everything
 from checks import check_table
 from config import load_config
 from data import load_exports, split_by_cow
-from dataset import build_eval_loader, build_train_loader
-from features import Scaler, model_inputs
+from dataset import Scaler, build_eval_loader, build_train_loader
 from metrics import macro_f1, per_class_f1
 from models import HerdNet
 from trainer import Trainer
@@ -28,13 +27,12 @@ def run(cfg):
     print(f"windows: {len(table):,} from {len(set(table.farms))} farms | train {len(train_t):,} "
           f"| val {len(val_t):,}")
 
-    train_x = model_inputs(train_t)
-    scaler = Scaler.fit(train_x)
+    scaler = Scaler.fit_table(train_t)
     a = cfg.augment
     train_loader = build_train_loader(train_t, scaler, cfg.data, cfg.train.seed,
                                       CollarAugment(a.gain_sd, a.noise_sd, a.dropout))
     val_loader = build_eval_loader(val_t, scaler)
-    model = HerdNet(train_x.shape[1], table.classes, cfg.model.hidden, cfg.model.dropout)
+    model = HerdNet(scaler.n_inputs, table.classes, cfg.model.hidden, cfg.model.dropout)
     trainer = Trainer(model, cfg, default_callbacks(cfg))
     trainer.setup(train_loader, val_loader, table.classes)
     trainer.fit()

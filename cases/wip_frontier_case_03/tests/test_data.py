@@ -1,13 +1,13 @@
 import numpy as np
 
 from data import STATES, load_exports, split_by_cow
-from features import Scaler, cow_baselines, input_names, model_inputs
+from dataset import Scaler, band_columns, input_names, model_inputs, motion_shape
 
 
 def test_exports_load():
     table = load_exports("data/exports")
     assert len(table) == len(set(table.window_ids))
-    assert table.features.shape == (len(table), 10)
+    assert table.features.shape == (len(table), 13)
     assert set(np.unique(table.labels)) == set(range(len(STATES)))
 
 
@@ -19,15 +19,23 @@ def test_split_keeps_cows_apart():
         assert not set(train.cows[train.farms == farm]) & set(val.cows[val.farms == farm])
 
 
-def test_inputs_are_departures_from_each_cows_median():
+def test_motion_shape_ignores_collar_fit():
+    rng = np.random.default_rng(0)
+    e = 10.0 ** rng.normal(2.0, 0.5, size=(50, 4))
+    s = motion_shape(e)
+    assert np.allclose(np.sum(10.0 ** s, axis=1), 1.0)
+    assert np.allclose(motion_shape(e * 17.0), s)
+
+
+def test_inputs_layout():
     table = load_exports("data/exports")
     x = model_inputs(table)
-    assert x.shape == (len(table), 10)
-    assert len(input_names(table)) == 10
-    first = table.farms == table.farms[0]
-    cow = first & (table.cows == table.cows[0])
-    assert np.allclose(np.median(x[cow], axis=0), 0.0, atol=1e-4)
-    assert np.allclose(cow_baselines(table, table.features)[cow][0], np.median(table.features[cow], axis=0))
+    names = input_names(table)
+    assert x.shape == (len(table), len(names)) == (len(table), 13)
+    assert np.isfinite(x).all()
+    bands = band_columns(table.feature_names)
+    assert len(bands) == 4
+    assert np.allclose(x[:, :9], np.delete(table.features, bands, axis=1))
 
 
 def test_scaler_centers_training_inputs():

@@ -3,7 +3,7 @@ import torch
 
 from calibration import alert_threshold, expected_calibration_error
 from export import fingerprint, gateway_arrays, self_test
-from features import Scaler
+from dataset import Scaler
 from models import HerdNet
 
 
