@@ -1,4 +1,4 @@
-"""How cases/wip_frontier_case_06/data/ was generated (python make_data.py CASE_DIR). MLDB-CANARY-wip_frontier_case_06-211abad670f22b86
+"""How cases/frontier_case_06/data/ was generated (python make_data.py CASE_DIR). MLDB-CANARY-frontier_case_06-211abad670f22b86
 
 Synthetic helpdesk tickets for an 8-queue router, written as the helpdesk exports them. Each ticket's
 message is filler words plus a few keywords of its queue; the three rare queues (privacy_request,
