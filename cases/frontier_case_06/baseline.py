@@ -11,6 +11,7 @@ class BagOfEmbeddings(nn.Module):
         super().__init__()
         self.emb = nn.Embedding(vocab_size, d_model, padding_idx=0)
         self.norm = nn.LayerNorm(d_model)
+        self.act_norm = nn.BatchNorm1d(n_activity)
         self.act_proj = nn.Linear(n_activity, d_model)
         self.hidden = nn.Linear(d_model, hidden)
         self.drop = nn.Dropout(dropout)
@@ -23,7 +24,7 @@ class BagOfEmbeddings(nn.Module):
         t = ids.shape[1]
         keep = (torch.arange(t, device=ids.device)[None, :] < lengths[:, None]).unsqueeze(-1).float()
         pooled = (self.emb(ids) * keep).sum(1) / keep.sum(1).clamp_min(1.0)
-        return self.head(self.drop(torch.relu(self.hidden(self.norm(pooled) + self.act_proj(activity)))))
+        return self.head(self.drop(torch.relu(self.hidden(self.norm(pooled) + self.act_proj(self.act_norm(activity))))))
 
 
 def build_baseline(model_cfg, vocab_size, n_classes, n_activity):

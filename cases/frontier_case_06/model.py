@@ -1,5 +1,5 @@
-"""A small pre-LN transformer encoder with masked mean pooling, the ticket's activity features projected and
-added to the pooled text, and a linear classification head."""
+"""A small pre-LN transformer encoder with masked mean pooling, the ticket's activity features (batch-normalized,
+then projected) added to the pooled text, and a linear classification head."""
 
 import torch
 import torch.nn as nn
@@ -50,6 +50,7 @@ class TicketEncoder(nn.Module):
         self.drop = nn.Dropout(dropout)
         self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff, dropout) for _ in range(n_layers))
         self.ln_f = nn.LayerNorm(d_model)
+        self.act_norm = nn.BatchNorm1d(n_activity)
         self.act_proj = nn.Linear(n_activity, d_model)
         self.head = nn.Linear(d_model, n_classes)
         self.apply(self._init)
@@ -78,7 +79,7 @@ class TicketEncoder(nn.Module):
             pooled = (x * keep).sum(1) / keep.sum(1).clamp_min(1.0)
         else:
             pooled = x[:, 0]
-        return self.head(pooled + self.act_proj(activity))
+        return self.head(pooled + self.act_proj(self.act_norm(activity)))
 
 
 def build_model(model_cfg, vocab_size, n_classes, max_len, n_activity):
