@@ -15,7 +15,7 @@ Every run is the README's `python train.py --config configs/router.toml` at trai
 - recomputed from the predictions against the validation export regenerated here (make_data.py):
   `every_validation_ticket_predicted`, `rare_queues_routed` (recall >= 0.70 on privacy and accessibility),
   `error_reports_routed` (>= 36 of the 60 validation error reports of the two queues routed to their queue;
-  A alone 24-29, gold 44-47), `macro_f1` (>= 0.92);
+  A alone 24-29, gold 44-47), `macro_f1` (>= 0.90, the README's target);
 - recomputed `activity_level_reaches_the_model` (layer B's mechanism): the log10 activity total of each
   validation ticket, recomputed from the regenerated export, regressed (least squares, with intercept) on the
   non-text inputs the model received in its last validation pass gives R^2 >= 0.75 (shares alone: low);
@@ -23,7 +23,7 @@ Every run is the README's `python train.py --config configs/router.toml` at trai
   validation export's queues are permuted (a feature built from labels is a leak).
 
 Then, on what the README's own command printed: `readme_run_completes`, `readme_run_matches_measured_report`,
-`readme_run_meets_the_target` (printed macro-F1 >= 0.92).
+`readme_run_meets_the_target` (printed macro-F1 >= 0.90).
 """
 
 import math
@@ -45,7 +45,7 @@ SETTINGS = {
     "rare": ["privacy_request", "accessibility"],
     "min_matrix_decay": 0.005,
     "min_rare_recall": 0.70,
-    "min_macro_f1": 0.92,
+    "min_macro_f1": 0.90,
 }
 RECORDS = val_tickets()
 OFFSET = split_index()
