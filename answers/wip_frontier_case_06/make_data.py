@@ -1,4 +1,4 @@
-"""How cases/wip_frontier_case_06/data/ was generated (python make_data.py CASE_DIR). MLDB-CANARY-wip_frontier_case_06-211abad670f22b86
+"""How cases/frontier_case_06/data/ was generated (python make_data.py CASE_DIR). MLDB-CANARY-frontier_case_06-211abad670f22b86
 
 Synthetic helpdesk tickets for an 8-queue router, written as the helpdesk exports them. Each ticket's
 message is filler words plus a few keywords of its queue; the three rare queues (privacy_request,
@@ -62,25 +62,31 @@ T0 = 1751328000  # 2025-07-01 00:00 UTC, the quarter's start
 
 CLOSERS = ["ok thanks", "no that is all", "thanks", "ok", "no thanks bye"]
 
-# Numbers (round 9). Most tickets quote the ticket, order or account number (5-8 digits) and billing and
-# returns tickets often an amount; a share of login and app tickets are error reports that share their words
-# and are told apart only by the status or error code the customer copied. Each drawn from a stream of its own
-# (Random(f"num-{i}"), Random(f"code-{i}")), so every other word of the export is unchanged.
+# Numbers. Most tickets quote the ticket, order or account number (5-8 digits) and billing and returns tickets
+# often an amount; a share of login and app tickets are error reports that share their words (no code, no
+# queue keyword). Each drawn from a stream of its own (Random(f"num-{i}"), Random(f"code-{i}")).
 ID_WORDS = [("order", 7), ("order", 8), ("ref", 6), ("ticket", 6), ("account", 8), ("customer", 7), ("invoice", 7)]
-ERROR_WORDS = "error code message screen failed shows keeps getting popup says page status".split()
-CODES = {"account_access": ["401", "403", "419", "1120", "1127"],
-         "technical": ["500", "502", "503", "4031", "4090"]}
-CODE_SHARE = {"account_access": 0.05, "technical": 0.13}
-CODE_WORDS = ["error", "code", "status", "error code"]
+CODE_SHARE = {"account_access": 0.08, "technical": 0.24}
+
+
+ERROR_TEMPLATES = [
+    "it keeps failing with an error", "error message on the screen again", "the page says failed",
+    "getting an error popup", "it shows an error and stops", "failed again with the same message",
+    "the screen says error", "popup keeps saying failed", "keeps getting error message since yesterday",
+    "page shows failed please help", "error again today", "it says something went wrong",
+]
 
 
 def error_report(i, queue):
-    """A login or app error report: the shared error words, the copied code, filler; no keyword of the queue."""
+    """A login or app error report: one of the short phrasings both queues' customers write, with a greeting
+    or a closing word at times; no keyword of the queue. The two queues' reports are drawn alike."""
     r = random.Random(f"code-{i}-text")
-    words = r.sample(ERROR_WORDS[1:], r.randint(2, 3)) + [r.choice(FILLER) for _ in range(r.randint(4, 12))]
-    r.shuffle(words)
-    k = r.randint(0, len(words))
-    return " ".join(words[:k] + (r.choice(CODE_WORDS) + " " + r.choice(CODES[queue])).split() + words[k:])
+    words = r.choice(ERROR_TEMPLATES).split()
+    if r.random() < 0.4:
+        words = [r.choice(["hi", "hello", "hey"])] + words
+    if r.random() < 0.3:
+        words += [r.choice(["thanks", "please", "asap", "urgent"])]
+    return " ".join(words)
 
 
 def is_error_report(i, queue):
@@ -160,11 +166,39 @@ def chat_turns(rng, queue, i=None):
     return [{"speaker": s, "text": t} for s, t in turns]
 
 
+# Activity counters (round 10). Every ticket carries the customer's lifetime counters from the account system
+# (web visits, app sessions, orders, support contacts). Their total is mostly the account's age (3 days to over
+# ten years) times a usage rate, so it spans about four orders of magnitude; the mix is the customer's own
+# (a Dirichlet draw around the queue's mix; login and app customers share one mix). Login tickets come mostly
+# from young accounts (set-up, verification, email changes), app tickets from established ones: the pair
+# differs in the total's level, not in the mix. Drawn from a stream of its own (Random(f"act-{i}")).
+COUNTERS = ["web_visits", "app_sessions", "orders", "contacts"]
+MIX = {"billing": [0.36, 0.32, 0.21, 0.11], "shipping": [0.36, 0.30, 0.24, 0.10],
+       "returns": [0.34, 0.30, 0.22, 0.14]}
+MIX_DEFAULT = [0.40, 0.36, 0.15, 0.09]
+AGE_LOG10 = {"account_access": (1.5, 0.45), "technical": (3.0, 0.45)}
+
+
+def activity(i, queue):
+    r = random.Random(f"act-{i}")
+    if queue in AGE_LOG10:
+        mu, sd = AGE_LOG10[queue]
+        age = min(3.65, max(0.45, r.gauss(mu, sd)))
+    else:
+        age = r.uniform(0.45, 3.65)
+    total = 10 ** (age + r.gauss(0.6, 0.2))
+    base = MIX.get(queue, MIX_DEFAULT)
+    g = [r.gammavariate(40 * b, 1.0) for b in base]
+    mix = [x / sum(g) for x in g]
+    return {c: max(0, round(total * m + r.gauss(0, (total * m) ** 0.5))) for c, m in zip(COUNTERS, mix)}
+
+
 def ticket(rng, i):
     names = list(QUEUES)
     queue = rng.choices(names, weights=[QUEUES[q][0] for q in names])[0]
     channel = rng.choices(["email", "web", "chat"], weights=[0.50, 0.34, 0.16])[0]
-    row = {"id": f"T{i:05d}", "created_at": T0 + i * 1850 + rng.randint(0, 1700), "channel": channel, "queue": queue}
+    row = {"id": f"T{i:05d}", "created_at": T0 + i * 1850 + rng.randint(0, 1700), "channel": channel, "queue": queue,
+           "activity": activity(i, queue)}
     if channel == "chat":
         row["turns"] = chat_turns(rng, queue, i)
     elif channel == "email":

@@ -9,20 +9,36 @@ QUEUES = ["account_access", "billing", "shipping", "returns", "technical",
           "privacy_request", "accessibility", "fraud_report"]
 
 DAY = 86400.0
+ACTIVITY = ["web_visits", "app_sessions", "orders", "contacts"]
 
 
 def read_tickets(path):
-    """Ticket records (id, created_at, channel, queue, text) of one export, in export order. An email's text is
-    its subject line followed by its body, as the agents see it."""
+    """Ticket records (id, created_at, channel, queue, activity, text) of one export, in export order. An email's
+    text is its subject line followed by its body, as the agents see it."""
     cols = read_export(path)
     texts = [f"subject {s}\n{t}" if c == "email" else str(t)
              for c, s, t in zip(cols["channel"], cols["subject"], cols["text"])]
     return [{"id": str(cols["id"][i]), "created_at": int(cols["created_at"][i]), "channel": str(cols["channel"][i]),
-             "queue": str(cols["queue"][i]), "text": texts[i]} for i in range(len(texts))]
+             "queue": str(cols["queue"][i]), "activity": cols["activity"][i], "text": texts[i]}
+            for i in range(len(texts))]
+
+
+def activity_features(counters):
+    """The customer's lifetime activity counters (ACTIVITY: web visits, app sessions, orders, support contacts)
+    as shares of their own total. Accounts range from a few days to over ten years old, so the raw counts span
+    about four orders of magnitude and mostly measure the account's age; the shares say how the customer uses
+    the service (web or app, how much ordering, how often they contact us), whatever the account's age.
+    Missing counters count 0; an account with no activity at all gets equal shares."""
+    counts = [float(counters.get(name, 0)) for name in ACTIVITY]
+    total = sum(counts)
+    if total <= 0:
+        return [1.0 / len(ACTIVITY)] * len(ACTIVITY)
+    return [c / total for c in counts]
 
 
 class TicketSet:
-    """Encoded tickets of one split: ids (N, max_len), lengths (N,), labels (N,), and the raw records.
+    """Encoded tickets of one split: ids (N, max_len), lengths (N,), activity features (N, k), labels (N,), and
+    the raw records.
 
     Rows are kept longest first, so that neighbouring rows share a padded length and an evaluation batch of
     neighbours can be trimmed to its longest ticket (see `iterate_batches`)."""
@@ -33,6 +49,7 @@ class TicketSet:
         encoded = [vocab.encode(r["text"], max_len, lowercase) for r in records]
         self.ids = torch.tensor([e[0] for e in encoded], dtype=torch.long)
         self.lengths = torch.tensor([max(e[1], 1) for e in encoded], dtype=torch.long)
+        self.activity = torch.tensor([activity_features(r.get("activity", {})) for r in records], dtype=torch.float32)
         self.labels = torch.tensor([QUEUES.index(r["queue"]) for r in records], dtype=torch.long)
 
     def __len__(self):
@@ -64,7 +81,7 @@ def load_splits(data_cfg):
 
 
 def iterate_batches(ds, batch_size, generator=None, shuffle=True, drop_last=True):
-    """(ids, lengths, labels, weights) batches; a shuffled permutation per call when `shuffle`, else batches of
+    """(ids, lengths, activity, labels, weights) batches; a shuffled permutation per call when `shuffle`, else batches of
     neighbouring rows (for evaluation), each trimmed to its longest ticket."""
     n = len(ds)
     order = torch.randperm(n, generator=generator) if shuffle else torch.arange(n)
@@ -74,7 +91,7 @@ def iterate_batches(ds, batch_size, generator=None, shuffle=True, drop_last=True
         idx = order[start:start + batch_size]
         width = ds.ids.shape[1] if shuffle else int(ds.lengths[idx].max())
         w = weights[idx] if weights is not None else torch.ones(len(idx))
-        yield ds.ids[idx, :width], ds.lengths[idx], ds.labels[idx], w
+        yield ds.ids[idx, :width], ds.lengths[idx], ds.activity[idx], ds.labels[idx], w
 
 
 def batches_per_epoch(ds, batch_size, drop_last=True):

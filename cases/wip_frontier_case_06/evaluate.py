@@ -14,7 +14,7 @@ from textproc import Vocab
 def load_router(cfg, path):
     state = torch.load(path, map_location="cpu")
     vocab = Vocab(state["itos"][2:])
-    model = build_model(cfg.model, len(vocab), len(QUEUES), cfg.data.max_len)
+    model = build_model(cfg.model, len(vocab), len(QUEUES), cfg.data.max_len, state["model"]["act_proj.weight"].shape[1])
     model.load_state_dict(state["model"])
     model.eval()
     return model, vocab
@@ -23,7 +23,7 @@ def load_router(cfg, path):
 @torch.no_grad()
 def evaluate_file(cfg, model, vocab, path):
     ds = TicketSet(read_tickets(path), vocab, cfg.data.max_len, cfg.data.lowercase)
-    logits = model(ds.ids, ds.lengths)
+    logits = model(ds.ids, ds.lengths, ds.activity)
     return summarize(logits.argmax(-1), ds.labels, QUEUES)
 
 

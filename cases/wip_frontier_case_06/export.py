@@ -15,7 +15,9 @@ from evaluate import load_router
 
 def export(cfg, out_dir):
     model, vocab = load_router(cfg, f"{out_dir}/router.pt")
-    example = (torch.ones(1, cfg.data.max_len, dtype=torch.long), torch.tensor([cfg.data.max_len]))
+    n_activity = model.act_proj.in_features
+    example = (torch.ones(1, cfg.data.max_len, dtype=torch.long), torch.tensor([cfg.data.max_len]),
+               torch.full((1, n_activity), 1.0 / n_activity))
     traced = torch.jit.trace(model, example)
     out = Path(out_dir)
     traced.save(str(out / "router.ts"))

@@ -1,4 +1,5 @@
-"""A small pre-LN transformer encoder with masked mean pooling and a linear classification head."""
+"""A small pre-LN transformer encoder with masked mean pooling, the ticket's activity features (batch-normalized,
+then projected) added to the pooled text, and a linear classification head."""
 
 import torch
 import torch.nn as nn
@@ -40,7 +41,7 @@ class Block(nn.Module):
 
 
 class TicketEncoder(nn.Module):
-    def __init__(self, vocab_size, n_classes, max_len, d_model=64, n_heads=4, n_layers=2, d_ff=128,
+    def __init__(self, vocab_size, n_classes, max_len, n_activity, d_model=64, n_heads=4, n_layers=2, d_ff=128,
                  dropout=0.1, pool="mean"):
         super().__init__()
         self.pool = pool
@@ -49,6 +50,8 @@ class TicketEncoder(nn.Module):
         self.drop = nn.Dropout(dropout)
         self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff, dropout) for _ in range(n_layers))
         self.ln_f = nn.LayerNorm(d_model)
+        self.act_norm = nn.BatchNorm1d(n_activity)
+        self.act_proj = nn.Linear(n_activity, d_model)
         self.head = nn.Linear(d_model, n_classes)
         self.apply(self._init)
 
@@ -63,7 +66,7 @@ class TicketEncoder(nn.Module):
                 with torch.no_grad():
                     module.weight[module.padding_idx].zero_()
 
-    def forward(self, ids, lengths):
+    def forward(self, ids, lengths, activity):
         b, t = ids.shape
         pos = torch.arange(t, device=ids.device)
         pad_mask = pos[None, :] >= lengths[:, None]
@@ -76,15 +79,15 @@ class TicketEncoder(nn.Module):
             pooled = (x * keep).sum(1) / keep.sum(1).clamp_min(1.0)
         else:
             pooled = x[:, 0]
-        return self.head(pooled)
+        return self.head(pooled + self.act_proj(self.act_norm(activity)))
 
 
-def build_model(model_cfg, vocab_size, n_classes, max_len):
+def build_model(model_cfg, vocab_size, n_classes, max_len, n_activity):
     if model_cfg.kind == "bag":
         from baseline import build_baseline
 
-        return build_baseline(model_cfg, vocab_size, n_classes)
-    return TicketEncoder(vocab_size, n_classes, max_len, model_cfg.d_model, model_cfg.n_heads,
+        return build_baseline(model_cfg, vocab_size, n_classes, n_activity)
+    return TicketEncoder(vocab_size, n_classes, max_len, n_activity, model_cfg.d_model, model_cfg.n_heads,
                          model_cfg.n_layers, model_cfg.d_ff, model_cfg.dropout, model_cfg.pool)
 
 

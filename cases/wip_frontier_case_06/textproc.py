@@ -4,22 +4,11 @@ import re
 from collections import Counter
 
 PAD, UNK = "<pad>", "<unk>"
-NUM = "[num]"
 _TOKEN = re.compile(r"\[[a-z]+\]|[a-z0-9][a-z0-9'\-]*")
-_DIGITS = re.compile(r"[0-9]+")
-
-
-def normalize(text, lowercase=True):
-    """Lower-cased, every run of digits replaced by the one token [num]. Most numbers in tickets are ticket,
-    order and account numbers, plus amounts: they carry no routing information, and one token keeps the
-    vocabulary small (a model would otherwise memorise ids)."""
-    if lowercase:
-        text = text.lower()
-    return _DIGITS.sub(NUM, text)
 
 
 def tokenize(text, lowercase=True):
-    return _TOKEN.findall(normalize(text, lowercase))
+    return _TOKEN.findall(text.lower() if lowercase else text)
 
 
 class Vocab:

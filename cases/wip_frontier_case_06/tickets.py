@@ -1,8 +1,9 @@
 """Rows of the helpdesk's JSON-lines export to columns, one entry per ticket, whatever the channel.
 
 Email rows carry `subject` and `body`, web-form rows a `message`, chat rows the transcript's `turns`
-(each with `speaker` and `text`). `read_export` keeps id, creation time, channel, queue and subject, and the
-customer's own text (the body, the message, or the customer's turns of the chat), cleaned."""
+(each with `speaker` and `text`). Every row also carries the customer's `activity` counters from the account system. `read_export` keeps id,
+creation time, channel, queue, activity and subject, and the customer's own text (the body, the message, or the
+customer's turns of the chat), cleaned."""
 
 import json
 
@@ -30,7 +31,8 @@ def parse_ticket(row):
     if channel not in TEXT_OF:
         raise ValueError(f"ticket {row.get('id')}: unknown channel {channel!r}")
     return {"id": row["id"], "created_at": int(row.get("created_at", 0)), "channel": channel,
-            "queue": row.get("queue"), "subject": row.get("subject", "").strip(), "text": TEXT_OF[channel](row)}
+            "queue": row.get("queue"), "activity": dict(row.get("activity", {})),
+            "subject": row.get("subject", "").strip(), "text": TEXT_OF[channel](row)}
 
 
 def clean(text):
@@ -39,14 +41,14 @@ def clean(text):
 
 
 def read_export(path):
-    """The export as columns: id, created_at, channel, queue, subject, text (lists of equal length)."""
+    """The export as columns: id, created_at, channel, queue, activity, subject, text (lists of equal length)."""
     rows = []
     with open(path) as f:
         for line in f:
             line = line.strip()
             if line:
                 rows.append(parse_ticket(json.loads(line)))
-    cols = {key: [r[key] for r in rows] for key in ("id", "created_at", "channel", "queue")}
+    cols = {key: [r[key] for r in rows] for key in ("id", "created_at", "channel", "queue", "activity")}
     cols["subject"] = [clean(r["subject"]) for r in rows]
     cols["text"] = [clean(r["text"]) for r in rows]
     return cols

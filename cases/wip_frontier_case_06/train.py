@@ -27,7 +27,7 @@ def run(cfg):
     torch.manual_seed(cfg.train.seed)
     vocab, train_set, val_set = load_splits(cfg.data)
     check_records(train_set.records, val_set.records)
-    model = build_model(cfg.model, len(vocab), len(QUEUES), cfg.data.max_len)
+    model = build_model(cfg.model, len(vocab), len(QUEUES), cfg.data.max_len, train_set.activity.shape[1])
     print(f"{cfg.name}: {len(train_set)} train / {len(val_set)} val tickets, vocab {len(vocab)}, "
           f"{count_parameters(model)} parameters")
     callbacks = [ConsoleLogger(cfg.train.log_every)]

@@ -27,9 +27,9 @@ class Trainer:
         for cb in self.callbacks:
             getattr(cb, event)(self, *args)
 
-    def train_step(self, ids, lengths, labels, weights):
+    def train_step(self, ids, lengths, activity, labels, weights):
         self.model.train()
-        logits = self.model(ids, lengths)
+        logits = self.model(ids, lengths, activity)
         per_ticket = F.cross_entropy(logits, labels, label_smoothing=self.cfg.train.label_smoothing, reduction="none")
         w = weights.double()
         loss = ((per_ticket.double() * w).sum() / w.sum()).float()
@@ -43,9 +43,9 @@ class Trainer:
     def fit(self):
         self._emit("on_train_begin")
         for epoch in range(self.cfg.train.epochs):
-            for ids, lengths, labels, weights in iterate_batches(self.train_set, self.cfg.train.batch_size,
-                                                                 self.generator):
-                loss = self.train_step(ids, lengths, labels, weights)
+            for ids, lengths, activity, labels, weights in iterate_batches(self.train_set, self.cfg.train.batch_size,
+                                                                           self.generator):
+                loss = self.train_step(ids, lengths, activity, labels, weights)
                 self._emit("on_step_end", self.step, loss)
                 self.step += 1
                 if self.stop:
@@ -60,8 +60,8 @@ class Trainer:
     def predict(self, ds, batch_size=256):
         self.model.eval()
         preds = []
-        for ids, lengths, _, _ in iterate_batches(ds, batch_size, shuffle=False, drop_last=False):
-            preds.append(self.model(ids, lengths).argmax(-1))
+        for ids, lengths, activity, _, _ in iterate_batches(ds, batch_size, shuffle=False, drop_last=False):
+            preds.append(self.model(ids, lengths, activity).argmax(-1))
         return torch.cat(preds)
 
     def evaluate(self, ds=None):

@@ -24,6 +24,6 @@ def test_compare_reports_differences():
 def test_baseline_forward():
     import torch
 
-    model = BagOfEmbeddings(20, 8, 16, 16)
-    out = model(torch.randint(1, 20, (2, 6)), torch.tensor([3, 6]))
+    model = BagOfEmbeddings(20, 8, 4, 16, 16)
+    out = model(torch.randint(1, 20, (2, 6)), torch.tensor([3, 6]), torch.full((2, 4), 0.25))
     assert out.shape == (2, 8)
