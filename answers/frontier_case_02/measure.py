@@ -1,4 +1,4 @@
-"""wip_frontier_case_02, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_02-dec7404a818ca084
+"""frontier_case_02, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_02-dec7404a818ca084
 
 Calls the agent's code only through config.load_config("configs/herd26.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py`. A global forward pre-hook finds the first module run forward

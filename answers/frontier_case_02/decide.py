@@ -1,4 +1,4 @@
-"""wip_frontier_case_02, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_02-dec7404a818ca084
+"""frontier_case_02, deciding half (never imports the agent's code; see verifylib). MLDB-CANARY-frontier_case_02-dec7404a818ca084
 
 Two independent defects. Layer A (model building): configs/collar_mlp.toml is the Keras original's
 architecture file, where bn_momentum = 0.99 means "keep 99% of the running statistic"; build_collarnet
