@@ -6,10 +6,10 @@ in training mode with gradients on (the model, at its first training step); when
 of each of its BatchNorm layers is recorded with what run() printed (families/keras_bn_momentum.py).
 
 Then the per-window inputs: the agent's data.load_exports and dataset.model_inputs (the inputs and window ids
-train.py uses), rows matched to the raw exports by window id, and each window's classified fraction
-recomputed here from the raw exports (the five behaviour minute columns' sum over uptime_min, the minutes the
-collar recorded): the R^2 of its least-squares fit on the inputs, the inputs over uptime_min, 1/uptime_min and a
-constant (so minutes kept as they are, minutes per recorded minute, per nominal window, ... all carry it).
+train.py uses), rows matched to the raw exports by window id, and each window's loudness recomputed here from
+the raw exports (log10 of the six jaw-band energies' sum): the R^2 of its least-squares fit on the inputs,
+log10 of their absolute values and a constant (so the shares plus the log total, the log bands, the raw bands,
+a mean log level ... all carry it; the shares alone do not).
 """
 
 import sys
@@ -40,20 +40,20 @@ def measure(seed, rec):
     x = np.asarray(x, dtype=np.float64)
     paths = sorted(Path(cfg.data.export_dir).glob("*.csv"))
     raw = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True).set_index("window_id")
-    behaviours = ["rumination_min", "eating_min", "lying_min", "head_down_min", "idle_min"]
-    frac = raw[behaviours].sum(axis=1) / raw["uptime_min"]
+    bands = ["jaw_63hz", "jaw_125hz", "jaw_250hz", "jaw_500hz", "jaw_1khz", "jaw_2khz"]
+    loud = np.log10(raw[bands].sum(axis=1))
     rec.put("input_rows", int(x.shape[0]))
     ids = [str(i) for i in ids]
     if x.ndim != 2 or x.shape[0] != len(ids) or len(set(ids)) != len(raw) or not set(ids) <= set(raw.index):
-        rec.put("classified_fraction_r2", float("-inf"))
+        rec.put("loudness_r2", float("-inf"))
         return
-    up = raw.loc[ids, "uptime_min"].to_numpy(dtype=np.float64)[:, None]
-    y = frac.loc[ids].to_numpy(dtype=np.float64)
-    design = np.hstack([x, x / up, 1.0 / up, np.ones_like(up)])
+    y = loud.loc[ids].to_numpy(dtype=np.float64)
+    with np.errstate(all="ignore"):
+        design = np.hstack([x, np.log10(np.abs(x) + 1e-9), np.ones((len(y), 1))])
     design = design[:, np.isfinite(design).all(axis=0)]
     coef, *_ = np.linalg.lstsq(design, y, rcond=None)
     resid = y - design @ coef
-    rec.put("classified_fraction_r2", float(1.0 - resid.var() / y.var()))
+    rec.put("loudness_r2", float(1.0 - resid.var() / y.var()))
 
 
 measure_main(measure)
