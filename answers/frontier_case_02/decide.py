@@ -4,7 +4,7 @@ Two independent defects. Layer A (model building): configs/collar_mlp.toml is th
 architecture file, where bn_momentum = 0.99 means "keep 99% of the running statistic"; build_collarnet
 passes it to nn.BatchNorm1d(momentum=...), where it is the share of the NEW batch, so the running mean and
 variance the model evaluates with are essentially the last training batch's (16 windows): a jumpy validation
-curve and val acc 0.850-0.861 instead of v0.3's 0.861-0.871. Layer B (input features): dataset.jaw_spectrum
+curve and val acc 0.809-0.813 instead of v0.3's 0.810-0.820. Layer B (input features): dataset.jaw_spectrum
 turns the six jaw-microphone band energies into shares of their own sum ("the gain depends on how the collar
 sits": true, a collar's typical total spans about 6x), which erases the window's loudness; lame windows are
 about 1.3x louder than the same cow's normal ones with the same spectral shape, so lame vs normal loses the
@@ -24,7 +24,7 @@ log band energies, the raw bands, a mean log level) fixes it. Checks per seed on
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
-here, within 2e-4), `readme_run_val_acc` (>= 0.83) and `readme_run_alert_recall` (>= 0.35).
+here, within 2e-4), `readme_run_val_acc` (>= 0.80) and `readme_run_alert_recall` (>= 0.35).
 """
 
 import re

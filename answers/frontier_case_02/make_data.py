@@ -2,8 +2,8 @@
 
     python ../../answers/frontier_case_02/make_data.py
 
-Four farms, 48 cows each, ten days of six-hour collar windows (40 per cow): 7,680 windows. Each farm's
-gateway numbers its collars C01..C48 and writes its export time-major. Every cow has her own baseline on every
+Four farms, 32 cows each, ten days of six-hour collar windows (40 per cow): 5,120 windows. Each farm's
+gateway numbers its collars C01..C32 and writes its export time-major. Every cow has her own baseline on every
 scaled channel (activity, steps, lying_bouts, neck_temp, panting_index, water_visits), each farm its own offsets,
 a shared daily rhythm.
 
@@ -31,7 +31,7 @@ BANDS = ("jaw_63hz", "jaw_125hz", "jaw_250hz", "jaw_500hz", "jaw_1khz", "jaw_2kh
 COLUMNS = ("activity", "steps", "jaw_63hz", "jaw_125hz", "lying_bouts", "jaw_250hz", "neck_temp",
            "jaw_500hz", "jaw_1khz", "panting_index", "jaw_2khz", "water_visits")
 FARMS = ("ashby", "brook-end", "carrow", "dunmere")
-N_COWS, N_WIN = 48, 40
+N_COWS, N_WIN = 32, 40
 
 # per-state effect on the scaled channels (in sd units) and on the jaw-sound spectrum's shape (log, per band)
 EFFECT = {
