@@ -24,7 +24,7 @@ log band energies, the raw bands, a mean log level) fixes it. Checks per seed on
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
-here, within 2e-4), `readme_run_val_acc` (>= 0.80) and `readme_run_alert_recall` (>= 0.35).
+here, within 2e-4), `readme_run_val_acc` (>= 0.77) and `readme_run_alert_recall` (>= 0.35).
 """
 
 import re
@@ -39,7 +39,7 @@ from families.keras_bn_momentum import decide_training, readme_checks  # noqa: E
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
-    "min_bn_layers": 3, "max_momentum": 0.1, "min_acc": 0.80, "alert_label": "heat",
+    "min_bn_layers": 3, "max_momentum": 0.1, "min_acc": 0.77, "alert_label": "heat",
     "min_alert_recall": 0.35, "print_tol": 2e-4,
 }
 MIN_LAME_F1 = 0.30
