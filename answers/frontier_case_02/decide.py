@@ -19,8 +19,15 @@ log band energies, the raw bands, a mean log level) fixes it. Checks per seed on
 - reported `val_accuracy`, `alert_recall` (heat) and `lame_f1` floors on the printed lines (see NOTES.md for
   the per-seed table; floors, the mechanism check carries layer B);
 - seed 0, `loudness_in_inputs`: each window's log10 jaw-band total (from the raw CSVs) is recovered by a
-  least-squares fit on the model inputs, log10 of their absolute values and a constant with R^2 >= 0.95
-  (broken: 0.08; a label-derived relative loudness 0.20; every correct form: 1.0).
+  least-squares fit on the model inputs and log10 of their absolute values, both taken within each cow (minus
+  the cow's mean; the cow is farm and collar), with R^2 >= 0.75. Within the cow, because a loudness against the
+  cow's own baseline (her median window, or her earlier windows) drops the collar's gain and keeps the lame
+  window's extra loudness: as correct a fix as the absolute level, which blind and hinted solves chose and
+  which the absolute-level form of this check (R^2 >= 0.95) rejected at the freeze commit. Measured with the
+  within-cow form on seed 0: A only 0.45, the cow's median 0.9997, the log total 1.0;
+- seed 0, `inputs_ignore_labels`: the model inputs rebuilt from exports whose state column is shuffled
+  within each farm differ by at most 1e-6 from the real ones: a loudness taken against the cow's windows
+  labelled normal (a label leak the within-cow fit alone would accept) fails here.
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final line equal the seed-0 run measured
@@ -43,7 +50,8 @@ SETTINGS = {
     "min_alert_recall": 0.35, "print_tol": 2e-4,
 }
 MIN_LAME_F1 = 0.30
-MIN_LOUDNESS_R2 = 0.95
+MIN_LOUDNESS_R2 = 0.75
+MAX_LABEL_DIFF = 1e-6
 
 
 def decide(seed, m, checks):
@@ -57,7 +65,12 @@ def decide(seed, m, checks):
         r2 = m.value("loudness_r2", float)
         checks.check("loudness_in_inputs", r2 >= MIN_LOUDNESS_R2, value=r2,
                      bound=f">= {MIN_LOUDNESS_R2} R^2 of the windows' log10 jaw-band total (raw exports) fitted on "
-                           "the inputs, log10 |inputs|, 1", source="reported")
+                           "the inputs and log10 |inputs|, both within each cow (farm and collar)", source="reported")
+        diff = m.value("label_shuffle_diff", float)
+        checks.check("inputs_ignore_labels", diff <= MAX_LABEL_DIFF, value=diff,
+                     bound=f"<= {MAX_LABEL_DIFF} (max change of the model inputs when each farm's state column is "
+                           "shuffled: features must not be built from labels)", source="reported",
+                     limit=MAX_LABEL_DIFF, sense="<")
 
 
 def readme(run, measured, checks):

@@ -39,7 +39,7 @@ def measure(seed, rec):
     x, ids = require(import_workspace_module("dataset"), "model_inputs")(table)[:2]
     x = np.asarray(x, dtype=np.float64)
     paths = sorted(Path(cfg.data.export_dir).glob("*.csv"))
-    raw = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True).set_index("window_id")
+    raw = pd.concat([pd.read_csv(p).assign(farm=p.stem) for p in paths], ignore_index=True).set_index("window_id")
     bands = ["jaw_63hz", "jaw_125hz", "jaw_250hz", "jaw_500hz", "jaw_1khz", "jaw_2khz"]
     loud = np.log10(raw[bands].sum(axis=1))
     rec.put("input_rows", int(x.shape[0]))
@@ -47,13 +47,37 @@ def measure(seed, rec):
     if x.ndim != 2 or x.shape[0] != len(ids) or len(set(ids)) != len(raw) or not set(ids) <= set(raw.index):
         rec.put("loudness_r2", float("-inf"))
         return
-    y = loud.loc[ids].to_numpy(dtype=np.float64)
+    y = loud.loc[ids].to_numpy(dtype=np.float64).copy()
     with np.errstate(all="ignore"):
-        design = np.hstack([x, np.log10(np.abs(x) + 1e-9), np.ones((len(y), 1))])
+        design = np.hstack([x, np.log10(np.abs(x) + 1e-9)])
     design = design[:, np.isfinite(design).all(axis=0)]
+    # Within each cow (farm and collar): a loudness against the cow's own baseline is as correct a fix as the
+    # absolute one (it drops the collar's gain and keeps the lame window's extra loudness), so the fit is taken
+    # after removing each cow's mean from both sides.
+    cows = (raw["farm"] + "/" + raw["collar"]).loc[ids].to_numpy()
+    for cow in np.unique(cows):
+        rows = cows == cow
+        y[rows] -= y[rows].mean()
+        design[rows] -= design[rows].mean(axis=0)
     coef, *_ = np.linalg.lstsq(design, y, rcond=None)
     resid = y - design @ coef
     rec.put("loudness_r2", float(1.0 - resid.var() / y.var()))
+    # The same inputs from exports whose state column is shuffled within each farm: a feature built with the
+    # labels (a loudness against the cow's windows labelled normal, say) moves; one built from readings does not.
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="mldb-relabelled-") as tmp:
+        rng = np.random.default_rng(0)
+        for p in paths:
+            frame = pd.read_csv(p, dtype=str, keep_default_na=False)
+            frame["state"] = rng.permutation(frame["state"].to_numpy())
+            frame.to_csv(Path(tmp) / p.name, index=False)
+        x2, ids2 = require(import_workspace_module("dataset"), "model_inputs")(
+            require(import_workspace_module("data"), "load_exports")(tmp))[:2]
+        x2 = np.asarray(x2, dtype=np.float64)
+        where = {str(i): k for k, i in enumerate(ids2)}
+        same = x2.shape == x.shape and set(where) == set(ids)
+        diff = float(np.abs(x2[[where[i] for i in ids]] - x).max()) if same else float("inf")
+    rec.put("label_shuffle_diff", diff)
 
 
 measure_main(measure)
