@@ -1,4 +1,4 @@
-"""wip_frontier_case_02, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-wip_frontier_case_02-dec7404a818ca084
+"""frontier_case_02, measuring half (runs the agent's code; see verifylib). MLDB-CANARY-frontier_case_02-dec7404a818ca084
 
 Calls the agent's code only through config.load_config("configs/herd26.toml", [train.seed=s]) and
 train.run(cfg), the README's `python train.py`. A global forward pre-hook finds the first module run forward
@@ -6,10 +6,10 @@ in training mode with gradients on (the model, at its first training step); when
 of each of its BatchNorm layers is recorded with what run() printed (families/keras_bn_momentum.py).
 
 Then the per-window inputs: the agent's data.load_exports and dataset.model_inputs (the inputs and window ids
-train.py uses), rows matched to the raw exports by window id, and each window's classified fraction
-recomputed here from the raw exports (the five behaviour minute columns' sum over uptime_min, the minutes the
-collar recorded): the R^2 of its least-squares fit on the inputs, the inputs over uptime_min, 1/uptime_min and a
-constant (so minutes kept as they are, minutes per recorded minute, per nominal window, ... all carry it).
+train.py uses), rows matched to the raw exports by window id, and each window's loudness recomputed here from
+the raw exports (log10 of the six jaw-band energies' sum): the R^2 of its least-squares fit on the inputs,
+log10 of their absolute values and a constant (so the shares plus the log total, the log bands, the raw bands,
+a mean log level ... all carry it; the shares alone do not).
 """
 
 import sys
@@ -39,21 +39,45 @@ def measure(seed, rec):
     x, ids = require(import_workspace_module("dataset"), "model_inputs")(table)[:2]
     x = np.asarray(x, dtype=np.float64)
     paths = sorted(Path(cfg.data.export_dir).glob("*.csv"))
-    raw = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True).set_index("window_id")
-    behaviours = ["rumination_min", "eating_min", "lying_min", "head_down_min", "idle_min"]
-    frac = raw[behaviours].sum(axis=1) / raw["uptime_min"]
+    raw = pd.concat([pd.read_csv(p).assign(farm=p.stem) for p in paths], ignore_index=True).set_index("window_id")
+    bands = ["jaw_63hz", "jaw_125hz", "jaw_250hz", "jaw_500hz", "jaw_1khz", "jaw_2khz"]
+    loud = np.log10(raw[bands].sum(axis=1))
     rec.put("input_rows", int(x.shape[0]))
     ids = [str(i) for i in ids]
     if x.ndim != 2 or x.shape[0] != len(ids) or len(set(ids)) != len(raw) or not set(ids) <= set(raw.index):
-        rec.put("classified_fraction_r2", float("-inf"))
+        rec.put("loudness_r2", float("-inf"))
         return
-    up = raw.loc[ids, "uptime_min"].to_numpy(dtype=np.float64)[:, None]
-    y = frac.loc[ids].to_numpy(dtype=np.float64)
-    design = np.hstack([x, x / up, 1.0 / up, np.ones_like(up)])
+    y = loud.loc[ids].to_numpy(dtype=np.float64).copy()
+    with np.errstate(all="ignore"):
+        design = np.hstack([x, np.log10(np.abs(x) + 1e-9)])
     design = design[:, np.isfinite(design).all(axis=0)]
+    # Within each cow (farm and collar): a loudness against the cow's own baseline is as correct a fix as the
+    # absolute one (it drops the collar's gain and keeps the lame window's extra loudness), so the fit is taken
+    # after removing each cow's mean from both sides.
+    cows = (raw["farm"] + "/" + raw["collar"]).loc[ids].to_numpy()
+    for cow in np.unique(cows):
+        rows = cows == cow
+        y[rows] -= y[rows].mean()
+        design[rows] -= design[rows].mean(axis=0)
     coef, *_ = np.linalg.lstsq(design, y, rcond=None)
     resid = y - design @ coef
-    rec.put("classified_fraction_r2", float(1.0 - resid.var() / y.var()))
+    rec.put("loudness_r2", float(1.0 - resid.var() / y.var()))
+    # The same inputs from exports whose state column is shuffled within each farm: a feature built with the
+    # labels (a loudness against the cow's windows labelled normal, say) moves; one built from readings does not.
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="mldb-relabelled-") as tmp:
+        rng = np.random.default_rng(0)
+        for p in paths:
+            frame = pd.read_csv(p, dtype=str, keep_default_na=False)
+            frame["state"] = rng.permutation(frame["state"].to_numpy())
+            frame.to_csv(Path(tmp) / p.name, index=False)
+        x2, ids2 = require(import_workspace_module("dataset"), "model_inputs")(
+            require(import_workspace_module("data"), "load_exports")(tmp))[:2]
+        x2 = np.asarray(x2, dtype=np.float64)
+        where = {str(i): k for k, i in enumerate(ids2)}
+        same = x2.shape == x.shape and set(where) == set(ids)
+        diff = float(np.abs(x2[[where[i] for i in ids]] - x).max()) if same else float("inf")
+    rec.put("label_shuffle_diff", diff)
 
 
 measure_main(measure)

@@ -20,17 +20,18 @@ def cow_order(table):
     return np.concatenate(order)
 
 
-BEHAVIOURS = ("rumination_min", "eating_min", "lying_min", "head_down_min", "idle_min")
+JAW_BANDS = ("jaw_63hz", "jaw_125hz", "jaw_250hz", "jaw_500hz", "jaw_1khz", "jaw_2khz")
 
 
-def time_budget(x, names):
-    """The collar classifies each minute it records as one behaviour (the BEHAVIOURS columns, in minutes).
-    Windows differ in collar uptime (gaps in the recording), so the behaviour minutes are taken as shares of
-    the window's classified minutes: each window's time budget, summing to 1. Other columns are unchanged."""
+def jaw_spectrum(x, names):
+    """The collar's jaw microphone reports the window's sound energy in six octave bands (the JAW_BANDS
+    columns). Its gain depends on how the collar sits on the neck (fit, strap tension, microphone age), so the
+    same chewing reads many times louder on one collar than on another; the bands are taken as shares of the
+    window's total over the bands: the chewing spectrum's shape, summing to 1. Other columns are unchanged."""
     x = torch.as_tensor(x).clone()
-    cols = [names.index(b) for b in BEHAVIOURS if b in names]
-    minutes = x[:, cols]
-    x[:, cols] = minutes / minutes.sum(dim=1, keepdim=True).clamp_min(1.0)
+    cols = [names.index(b) for b in JAW_BANDS if b in names]
+    energy = x[:, cols]
+    x[:, cols] = energy / energy.sum(dim=1, keepdim=True).clamp_min(1e-12)
     return x
 
 
@@ -47,7 +48,7 @@ def with_deltas(x, cows):
 def model_inputs(table):
     """The inputs of every window, in cow order, with the window ids and labels in the same order."""
     order = cow_order(table)
-    x = time_budget(table.features[torch.as_tensor(order)], list(table.feature_names))
+    x = jaw_spectrum(table.features[torch.as_tensor(order)], list(table.feature_names))
     x = with_deltas(x, cow_keys(table)[order])
     return x.numpy(), table.window_ids[order], table.labels[order]
 

@@ -2,7 +2,7 @@ import numpy as np
 import torch
 
 from data import STATES, load_exports, split_by_cow
-from dataset import BEHAVIOURS, Standardizer, WindowDataset, cow_keys, cow_order, model_inputs, time_budget, with_deltas
+from dataset import JAW_BANDS, Standardizer, WindowDataset, cow_keys, cow_order, jaw_spectrum, model_inputs, with_deltas
 
 
 def test_exports_load():
@@ -37,11 +37,11 @@ def test_change_is_against_previous_window():
     assert torch.all(out[3, 2:] == 0)
 
 
-def test_time_budget_sums_to_one():
+def test_jaw_spectrum_sums_to_one():
     table = load_exports("data/exports").take(np.arange(300))
     names = list(table.feature_names)
-    out = time_budget(table.features, names)
-    cols = [names.index(b) for b in BEHAVIOURS]
+    out = jaw_spectrum(table.features, names)
+    cols = [names.index(b) for b in JAW_BANDS]
     assert torch.allclose(out[:, cols].sum(dim=1), torch.ones(len(table), dtype=out.dtype))
     rest = [i for i in range(len(names)) if i not in cols]
     assert torch.equal(out[:, rest], table.features[:, rest])
@@ -52,6 +52,6 @@ def test_dataset_rows_are_windows():
     ds = WindowDataset(table, Standardizer(np.zeros(24), np.ones(24)))
     for i in (0, 57, 199):
         row = np.flatnonzero(table.window_ids == ds.window_ids[i])[0]
-        assert np.allclose(ds.x[i, :12].numpy(), time_budget(table.features[row:row + 1],
+        assert np.allclose(ds.x[i, :12].numpy(), jaw_spectrum(table.features[row:row + 1],
                                                               list(table.feature_names))[0].numpy())
         assert int(ds.y[i]) == table.labels[row]

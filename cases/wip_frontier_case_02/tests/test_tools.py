@@ -27,7 +27,7 @@ def test_state_table_covers_every_window():
     table = load_exports("data/exports")
     rows = state_table(table, "farm")
     assert sum(sum(c.values()) for c in rows.values()) == len(table)
-    assert len(cow_gaps(table)) == 96
+    assert len(cow_gaps(table)) == 128
 
 
 def test_compare_runs_lines():
