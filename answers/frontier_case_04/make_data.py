@@ -8,14 +8,17 @@ same bird alone: a third of its transitions rewired, more intro notes). Juvenile
 Round 10: each booth PC exports two files. `booth_<x>.csv` is the bout detector's windows (session, bout, bird,
 start, end: seconds from the session's recording start, 4 decimals); `syllables_<x>.csv` is the segmenter's
 rows (session, onset, offset on the same clock, then the energy in six bands, dB re the recorder's full
-scale) with the classifier's label. Every syllable's spectrum is one shared downsweep template plus noise
-(no type information); its level is the session's microphone gain (N(-40, 6) dB: the perch distance differs
-between sessions, true and large) + a small per-bout drift + the type's loudness + jitter. Every type's loudness
-is random (N(0, 2.5) dB) except the pair e / f: one context class (the chain emits one of the two at random),
-e sung 1.5 dB below the bout's typical note and f 1.5 dB above, and e 52 ms / f 58 ms long (sd 2.5 ms). Layer B
-(corpus.syllable_features: log shares of each syllable's own band total) erases the level; the lengths alone
-still part the pair most of the time. The syllable sequences, birds, sessions, labels and the re-check sample
-are byte-identical to iteration 5 (their generators are unchanged); times and bands use separate generators.
+scale) with the classifier's label. Iteration 7: every type has its own spectral shape (one downsweep template
+plus a per-type tilt, N(0, 1.3) dB per band, zero-mean over the bands), so the shares carry the type for most
+pairs; f's shape is e's plus a slight difference (N(0, 0.38) dB), so the shares part e from f only partly. A
+syllable's level is the session's microphone gain (N(-40, 6) dB: the perch distance differs between sessions,
+true and large) + a small per-bout drift + the type's loudness + jitter. Every type's loudness is random
+(N(0, 2.5) dB) except the pair e / f: one context class (the chain emits one of the two at random), e sung
+2 dB below the bout's typical note and f 2 dB above, and e 52.5 ms / f 57.5 ms long (sd 2.5 ms). The
+classifier mislabels 14% of the pair (and the re-check's annotator as many, independently: about 24% of the
+pair's re-check rows disputed). Layer B (corpus.syllable_features: log shares of each syllable's own band
+total) erases the level. The syllable sequences, birds, sessions and the re-check sample's rows are the same
+draws as iteration 5-6 (their generators are unchanged); times, bands and shapes use separate generators.
 """
 
 import csv
@@ -59,10 +62,24 @@ def bout(rng, model, directed, juvenile):
 
 SR = 48_000          # the booth recorders' sample rate
 PAIR = ("e", "f")    # one note: e a little shorter and softer, f a little longer and louder
-PAIR_DUR = {"e": 0.052, "f": 0.058}
-PAIR_LEVEL = {"e": -1.5, "f": 1.5}
+PAIR_DUR = {"e": 0.0525, "f": 0.0575}
+PAIR_LEVEL = {"e": -2.0, "f": 2.0}
 BANDS = ("band_1k", "band_2k", "band_3k", "band_4k", "band_6k", "band_8k")
 TEMPLATE = np.array([-13.0, -5.0, -1.0, -3.0, -9.0, -17.0])   # the downsweep's energy per band, dB
+PAIR_NOISE = 0.14    # the classifier's (and the re-check annotator's) e/f mix-ups
+
+
+def type_shapes():
+    """Each type's spectral shape: the template plus a per-type tilt (N(0, 1.3) dB per band, zero-mean over the
+    bands, so shape only); f is e's shape plus a slight difference (N(0, 0.38) dB)."""
+    srng = np.random.default_rng(10404)
+    out = {}
+    for s_ in SYL:
+        d = srng.normal(0.0, 1.3, size=len(TEMPLATE))
+        out[s_] = TEMPLATE + d - d.mean()
+    d = srng.normal(0.0, 0.38, size=len(TEMPLATE))
+    out["f"] = out["e"] + d - d.mean()
+    return out
 
 
 def main():
@@ -80,7 +97,8 @@ def main():
     trng = np.random.default_rng(7404)
     lrng = np.random.default_rng(8404)
     recheck = []
-    mrng = np.random.default_rng(9404)  # the segmenter's other measurements: no information on the type
+    mrng = np.random.default_rng(9404)  # the segmenter's other measurements
+    shapes = type_shapes()
     for booth in ("a", "b"):
         rows, syl_rows = [], []
         day0 = np.datetime64("2026-03-02") + (0 if booth == "a" else 3)
@@ -104,7 +122,7 @@ def main():
                     if s_ in PAIR:
                         true = PAIR[int(lrng.integers(2))]
                     label = true
-                    if true in PAIR and lrng.random() < 0.06:       # the classifier's own e/f mix-ups
+                    if true in PAIR and lrng.random() < PAIR_NOISE:  # the classifier's own e/f mix-ups
                         label = PAIR[1 - PAIR.index(true)]
                     if true in PAIR:
                         dur = PAIR_DUR[true] + float(trng.normal(0.0, 0.0025))
@@ -113,7 +131,7 @@ def main():
                         dur = float(trng.uniform(0.075, 0.180))
                         loud = float(mrng.normal(0.0, 2.5))
                     level = gain + drift + loud + float(mrng.normal(0.0, 0.8))
-                    bands = level + TEMPLATE + mrng.normal(0.0, 1.5, size=len(TEMPLATE))
+                    bands = level + shapes[true] + mrng.normal(0.0, 1.5, size=len(TEMPLATE))
                     on, off = round(t, 4), round(t + dur, 4)
                     row = {"session": sess, "onset": f"{on:.4f}", "offset": f"{off:.4f}"}
                     row.update({name: f"{v:.2f}" for name, v in zip(BANDS, bands)})
@@ -121,7 +139,7 @@ def main():
                     syl_rows.append(row)
                     if lrng.random() < 0.04:                           # the double-annotated subset
                         second = true
-                        if true in PAIR and lrng.random() < 0.06:
+                        if true in PAIR and lrng.random() < PAIR_NOISE:
                             second = PAIR[1 - PAIR.index(true)]
                         elif true not in PAIR and lrng.random() < 0.005:
                             second = SYL[int(lrng.integers(V))]

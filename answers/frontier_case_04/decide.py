@@ -7,9 +7,11 @@ start wherever it landed), while validation scores each bout alone. Layer B (cor
 corpus.syllable_features, the examples' feature stage): each syllable's six band energies reach the model
 only as log10 shares of the syllable's own total (relative band power, documented as independent of the
 microphone distance, which moves every session's levels by 20-30 dB), so the syllable's level is gone from
-the inputs. e and f are one note with the same spectrum and the same contexts, f sung about 3 dB louder than
-e and a little longer; with the level erased they are told apart by length alone, and the model calls about
-19% of the held-out e/f the other one (about 15% with the level). Every run is the README's `python train.py` at
+the inputs. e and f share their contexts and nearly their spectral shape (every other type's shape is its own), f sung
+about 4 dB louder than e and 5 ms longer; with the level erased they are told apart by length and a slight
+shape difference, and the model calls about 30% of the held-out e/f the other one (about 24% with the level).
+exports.read_booth's short-note threshold (55 ms in code, 60 ms in its docstring) is a real minor defect outside
+the key: neither required nor penalised. Every run is the README's `python train.py` at
 train.seed = s (11 epochs of 24 batches).
 Checks per seed:
 
@@ -20,19 +22,19 @@ Checks per seed:
 - reported `level_reaches_inputs`: the syllable's level (10 log10 of its summed band power, recomputed from
   the raw exports) against its bout's mean, regressed linearly on the syllable's features of the examples
   train.load_corpus builds (also against the bout's mean), pooled over >= 20,000 matched syllables:
-  R^2 >= 0.80 (broken, A only and every fix that keeps the shares alone 0.048; a per-type loudness looked up
-  by label 0.088; the level against the bout's median or mean, the log total beside the shares: 1.0; the
+  R^2 >= 0.80 (broken, A only and every fix that keeps the shares alone 0.09 (iteration 6: 0.048); a per-type
+  loudness looked up by label 0.088 in iteration 6; the level against the bout's median or mean, the log total beside the shares: 1.0; the
   band levels as measured 0.997);
 - reported `features_ignore_labels`: relabelling every second e/f row of the exports (e as f, f as e) changes
   no feature by more than 1e-6 (a stage that reads the labels it predicts is a leak; label-built loudness 0.13);
-- reported `val_accuracy` >= 0.68 (two points under the README's 0.70: a correct fix that feeds the absolute
+- reported `val_accuracy` >= 0.72 (two points under the README's 0.74: a correct fix that feeds the absolute
   band levels reaches 0.70 only just; broken 0.634-0.640) and `cohort_accuracy` (juveniles) >= 0.65 on the
   final printed lines (a floor; the mechanism checks carry layer B, whose effect on val acc is within the
   seeds' spread). Effect table in NOTES.md.
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final lines equal the seed-0 run measured
-here, within 2e-4) and `readme_run_val_acc` (>= 0.68).
+here, within 2e-4) and `readme_run_val_acc` (>= 0.72).
 """
 
 import sys
@@ -46,7 +48,7 @@ from families.packed_document_mask import decide_outcome, readme_checks  # noqa:
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
-    "change_tol": 1e-4, "min_val_acc": 0.68, "cohort_label": "juveniles", "min_cohort_acc": 0.65,
+    "change_tol": 1e-4, "min_val_acc": 0.72, "cohort_label": "juveniles", "min_cohort_acc": 0.65,
     "print_tol": 2e-4, "min_level_r2": 0.80, "min_matched": 20_000, "max_label_change": 1e-6,
 }
 
