@@ -1,18 +1,24 @@
-"""How wip_frontier_case_04's data were generated (run from the repository root; writes cases/wip_frontier_case_04/data/).
+"""How frontier_case_04's data were generated (run from the repository root; writes cases/frontier_case_04/data/).
 
 Canary song bouts from two recording booths. Each bird sings a Markov chain over 12 syllables with two
 variants: directed song (a female in the booth: tight, stereotyped transitions) and undirected song (the
 same bird alone: a third of its transitions rewired, more intro notes). Juveniles (booth A) are noisier
-(less peaked transitions), which is true and is the README's excuse. The lab's session log numbers sessions
-per booth (1..N in each), and is appended booth by booth; booth A runs four sessions a day, booth B one.
+(less peaked transitions). The lab's session log numbers sessions per booth (1..N in each).
 
-Round 7: each booth PC exports two files. `booth_<x>.csv` is the bout detector's windows (session, bout, bird,
-start, end: seconds from the session's start, on the detector's 10-ms frame grid, start = the frame holding
-the bout's first onset); `syllables_<x>.csv` is the syllable classifier's onsets (session, onset, syllable).
-Booth B's rig writes continuous onsets (4 decimals). Booth A's older rig stamps every onset on its 10-ms
-frame clock (2 decimals), so each of its bouts' first onset equals its window's start exactly; that tie is
-what layer B (exports.read_booth's searchsorted, default side) mishandles. The syllable sequences, birds,
-sessions and contexts are byte-identical to iteration 2 (the times use a separate generator).
+Round 10: each booth PC exports two files. `booth_<x>.csv` is the bout detector's windows (session, bout, bird,
+start, end: seconds from the session's recording start, 4 decimals); `syllables_<x>.csv` is the segmenter's
+rows (session, onset, offset on the same clock, then the energy in six bands, dB re the recorder's full
+scale) with the classifier's label. Iteration 7: every type has its own spectral shape (one downsweep template
+plus a per-type tilt, N(0, 1.3) dB per band, zero-mean over the bands), so the shares carry the type for most
+pairs; f's shape is e's plus a slight difference (N(0, 0.38) dB), so the shares part e from f only partly. A
+syllable's level is the session's microphone gain (N(-40, 6) dB: the perch distance differs between sessions,
+true and large) + a small per-bout drift + the type's loudness + jitter. Every type's loudness is random
+(N(0, 2.5) dB) except the pair e / f: one context class (the chain emits one of the two at random), e sung
+2 dB below the bout's typical note and f 2 dB above, and e 52.5 ms / f 57.5 ms long (sd 2.5 ms). The
+classifier mislabels 14% of the pair (and the re-check's annotator as many, independently: about 24% of the
+pair's re-check rows disputed). Layer B (corpus.syllable_features: log shares of each syllable's own band
+total) erases the level. The syllable sequences, birds, sessions and the re-check sample's rows are the same
+draws as iteration 5-6 (their generators are unchanged); times, bands and shapes use separate generators.
 """
 
 import csv
@@ -20,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__file__).resolve().parents[2] / "cases" / "wip_frontier_case_04" / "data" / "exports"
+OUT = Path(__file__).resolve().parents[2] / "cases" / "frontier_case_04" / "data" / "exports"
 SYL = "abcdefghijkl"
 V = len(SYL)
 
@@ -55,8 +61,25 @@ def bout(rng, model, directed, juvenile):
 
 
 SR = 48_000          # the booth recorders' sample rate
-DUR = {s: d for s, d in zip(SYL, (0.112, 0.138, 0.094, 0.126, 0.052, 0.058, 0.147, 0.084, 0.105, 0.131, 0.073, 0.155))}
-PAIR = ("e", "f")    # one note at two lengths: told apart by duration alone
+PAIR = ("e", "f")    # one note: e a little shorter and softer, f a little longer and louder
+PAIR_DUR = {"e": 0.0525, "f": 0.0575}
+PAIR_LEVEL = {"e": -2.0, "f": 2.0}
+BANDS = ("band_1k", "band_2k", "band_3k", "band_4k", "band_6k", "band_8k")
+TEMPLATE = np.array([-13.0, -5.0, -1.0, -3.0, -9.0, -17.0])   # the downsweep's energy per band, dB
+PAIR_NOISE = 0.14    # the classifier's (and the re-check annotator's) e/f mix-ups
+
+
+def type_shapes():
+    """Each type's spectral shape: the template plus a per-type tilt (N(0, 1.3) dB per band, zero-mean over the
+    bands, so shape only); f is e's shape plus a slight difference (N(0, 0.38) dB)."""
+    srng = np.random.default_rng(10404)
+    out = {}
+    for s_ in SYL:
+        d = srng.normal(0.0, 1.3, size=len(TEMPLATE))
+        out[s_] = TEMPLATE + d - d.mean()
+    d = srng.normal(0.0, 0.38, size=len(TEMPLATE))
+    out["f"] = out["e"] + d - d.mean()
+    return out
 
 
 def main():
@@ -74,7 +97,8 @@ def main():
     trng = np.random.default_rng(7404)
     lrng = np.random.default_rng(8404)
     recheck = []
-    mrng = np.random.default_rng(9404)  # the segmenter's other measurements: no information on the type
+    mrng = np.random.default_rng(9404)  # the segmenter's other measurements
+    shapes = type_shapes()
     for booth in ("a", "b"):
         rows, syl_rows = [], []
         day0 = np.datetime64("2026-03-02") + (0 if booth == "a" else 3)
@@ -86,49 +110,54 @@ def main():
             log_rows.append({"date": str(date), "booth": booth.upper(), "session": sess, "bird": bird,
                              "female": "yes" if directed else "no"})
             kind, model = birds[bird]
-            # seconds since the day's recording started (midnight); sessions between 05:00 and 21:00
-            t = float(trng.uniform(5.0 * 3600, 21.0 * 3600))
-            level = float(mrng.normal(-38.0, 4.0))
+            # seconds since the session's recording started
+            t = float(trng.uniform(2.0, 20.0))
+            gain = float(mrng.normal(-40.0, 6.0))       # microphone distance: the whole session
             for b in range(int(rng.integers(6, 13))):
                 sylls = bout(rng, model, directed, kind == "juvenile").split()
                 first, last = None, None
+                drift = float(mrng.normal(0.0, 1.0))    # the bird moves a little between bouts
                 for s_ in sylls:
                     true = s_
                     if s_ in PAIR:
                         true = PAIR[int(lrng.integers(2))]
                     label = true
-                    if true in PAIR and lrng.random() < 0.06:       # the classifier's own e/f mix-ups
+                    if true in PAIR and lrng.random() < PAIR_NOISE:  # the classifier's own e/f mix-ups
                         label = PAIR[1 - PAIR.index(true)]
                     if true in PAIR:
-                        dur = DUR[true] + float(trng.uniform(-0.002, 0.002))
-                    else:                                             # the other notes: any length
+                        dur = PAIR_DUR[true] + float(trng.normal(0.0, 0.0025))
+                        loud = PAIR_LEVEL[true]
+                    else:                                             # the other notes: any length, any level
                         dur = float(trng.uniform(0.075, 0.180))
-                    on, off = int(round(t * SR)), int(round((t + dur) * SR))
-                    syl_rows.append({"session": sess, "onset": on, "offset": off,
-                                     "peak_hz": f"{mrng.normal(3200.0, 450.0):.1f}",
-                                     "level_db": f"{level + mrng.normal(0.0, 2.5):.2f}",
-                                     "entropy": f"{mrng.beta(4.0, 6.0):.3f}", "syllable": label})
+                        loud = float(mrng.normal(0.0, 2.5))
+                    level = gain + drift + loud + float(mrng.normal(0.0, 0.8))
+                    bands = level + shapes[true] + mrng.normal(0.0, 1.5, size=len(TEMPLATE))
+                    on, off = round(t, 4), round(t + dur, 4)
+                    row = {"session": sess, "onset": f"{on:.4f}", "offset": f"{off:.4f}"}
+                    row.update({name: f"{v:.2f}" for name, v in zip(BANDS, bands)})
+                    row["syllable"] = label
+                    syl_rows.append(row)
                     if lrng.random() < 0.04:                           # the double-annotated subset
                         second = true
-                        if true in PAIR and lrng.random() < 0.06:
+                        if true in PAIR and lrng.random() < PAIR_NOISE:
                             second = PAIR[1 - PAIR.index(true)]
                         elif true not in PAIR and lrng.random() < 0.005:
                             second = SYL[int(lrng.integers(V))]
-                        recheck.append({"booth": booth.upper(), "session": sess, "onset": on,
+                        recheck.append({"booth": booth.upper(), "session": sess, "onset": f"{on:.4f}",
                                         "classifier": label, "annotator": second})
                     first = on if first is None else first
-                    last = off
+                    last = t + dur
                     t += dur + float(trng.uniform(0.015, 0.05))
-                rows.append({"session": sess, "bout": b + 1, "bird": bird, "start": first - int(trng.integers(200, 900)),
-                             "end": last + int(trng.integers(200, 900))})
-                t = last / SR + float(trng.uniform(1.0, 8.0))
+                rows.append({"session": sess, "bout": b + 1, "bird": bird,
+                             "start": f"{first - float(trng.uniform(0.005, 0.02)):.4f}",
+                             "end": f"{last + float(trng.uniform(0.005, 0.02)):.4f}"})
+                t = last + float(trng.uniform(1.0, 8.0))
         with open(OUT / f"booth_{booth}.csv", "w", newline="") as fh:
             w = csv.DictWriter(fh, fieldnames=["session", "bout", "bird", "start", "end"])
             w.writeheader()
             w.writerows(rows)
         with open(OUT / f"syllables_{booth}.csv", "w", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=["session", "onset", "offset", "peak_hz", "level_db", "entropy",
-                                                    "syllable"])
+            w = csv.DictWriter(fh, fieldnames=["session", "onset", "offset", *BANDS, "syllable"])
             w.writeheader()
             w.writerows(syl_rows)
     with open(OUT / "recheck.csv", "w", newline="") as fh:

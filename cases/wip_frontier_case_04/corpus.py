@@ -3,12 +3,11 @@
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 from vocab import PAD
 
-SAMPLE_RATE = 48_000  # the booth recorders
-N_FEATS = 5
+BANDS = ("band_1k", "band_2k", "band_3k", "band_4k", "band_6k", "band_8k")  # the segmenter's bands, dB
+N_FEATS = 2 + len(BANDS)
 
 
 @dataclass
@@ -16,7 +15,7 @@ class Example:
     ids: np.ndarray          # [bird, context, s1..sn]
     bird: str
     cohort: str
-    feats: np.ndarray = None  # [n + 1, N_FEATS]: per input position, the predicted syllable's measurements
+    feats: np.ndarray = None  # [n + 1, N_FEATS]: per input position, the predicted syllable's features
 
 
     @property
@@ -32,17 +31,27 @@ class Example:
         return inp, tgt
 
 
+def relative_band_power(bands_db):
+    """Each syllable's band energies (dB, one row per syllable) as log10 shares of its own total energy.
+
+    The booths' microphones hang at a fixed place while the birds sing from whichever perch they are on, so
+    one bird's level spans 20-30 dB over its sessions (the perch, not the note); every band moves with it.
+    Shares of the syllable's own total keep the spectral shape (what the note is) and are the same whatever
+    the distance."""
+    power = 10.0 ** (np.asarray(bands_db, dtype=np.float64) / 10.0)
+    return np.log10(power / power.sum(1, keepdims=True))
+
+
 def syllable_features(measures, columns):
-    """The model's per-syllable inputs, derived from the segmenter's measurements of a bout (one row per
-    syllable): its length and the silence before it in seconds, peak frequency in kHz, level against the
-    bout's median in tens of dB, spectral entropy. One row more in front for the prefix positions."""
-    col = dict(zip(columns, measures.unbind(1)))
+    """The model's per-syllable inputs, from the segmenter's measurements of a bout (one row per syllable):
+    its length and the silence before it in seconds, then its relative band power. One row more in front
+    for the prefix positions."""
+    col = dict(zip(columns, np.asarray(measures, dtype=np.float64).T))
     on, off = col["onset"], col["offset"]
-    before = torch.cat([torch.zeros(1), on[1:] - off[:-1]])
-    level = col["level_db"] - col["level_db"].median()
-    feats = torch.stack([(off - on) / SAMPLE_RATE, before / SAMPLE_RATE, col["peak_hz"] / 1000,
-                         level / 10, col["entropy"]], 1)
-    return torch.cat([torch.zeros(1, N_FEATS), feats]).numpy()
+    before = np.concatenate([[0.0], on[1:] - off[:-1]])
+    shape = relative_band_power(np.stack([col[b] for b in BANDS], 1))
+    feats = np.column_stack([off - on, before, shape])
+    return np.vstack([np.zeros((1, feats.shape[1])), feats]).astype(np.float32)
 
 
 def song_contexts(log, bouts):
@@ -66,7 +75,7 @@ def pad_batch(examples):
     n = max(len(p[0]) for p in pairs)
     x = np.full((len(pairs), n), PAD, dtype=np.int64)
     y = np.full((len(pairs), n), -100, dtype=np.int64)
-    tm = np.zeros((len(pairs), n, N_FEATS), dtype=np.float32)
+    tm = np.zeros((len(pairs), n, examples[0].feats.shape[1]), dtype=np.float32)
     for i, ((inp, tgt), e) in enumerate(zip(pairs, examples)):
         x[i, :len(inp)] = inp
         y[i, :len(tgt)] = tgt

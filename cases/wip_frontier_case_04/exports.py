@@ -1,6 +1,6 @@
 """Reading the booth exports: per booth, the bout detector's windows (booth_<x>.csv) and the syllable
-segmenter's syllables (syllables_<x>.csv: one row per syllable with its measurements and the classifier's
-label); the lab's session log; the bird register."""
+segmenter's syllables (syllables_<x>.csv: one row per syllable, its onset and offset and its energy in six
+frequency bands, and the classifier's label); the lab's session log; the bird register."""
 
 import csv
 from collections import defaultdict
@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import torch
+
+TAIL_S = 0.002   # the segmenter marks short notes' offsets early by about this much
+SHORT_S = 0.055
 
 
 @dataclass(frozen=True)
@@ -18,15 +20,8 @@ class Bout:
     bout: int
     bird: str
     syllables: tuple
-    measures: object = None  # [n, len(columns)]: the segmenter's numbers for each syllable, in file order
+    measures: object = None  # float [n, len(columns)]: the segmenter's numbers for each syllable, in file order
     columns: tuple = ()
-
-
-def _number(text):
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
 
 
 def _rows_by_session(path):
@@ -38,9 +33,11 @@ def _rows_by_session(path):
 
 
 def read_booth(path):
-    """One booth's bouts. The detector writes one window per bout, [start, end) in samples of the day's
-    recording; the segmenter writes one row per syllable (onset and offset on the same clock, then its
-    other measurements) and the classifier adds the label. Each syllable goes to the window it starts in."""
+    """One booth's bouts. The detector writes one window per bout, [start, end) in seconds from the session's
+    recording start; the segmenter writes one row per syllable (onset and offset on the same clock, then its
+    band energies in dB) and the classifier adds the label. Each syllable goes to the window it starts in.
+    Short notes (under 60 ms) lose about 2 ms of their tail to the segmenter's envelope follower (the lab's
+    2025 calibration against hand-marked offsets): their offsets are moved back by that much."""
     path = Path(path)
     booth = path.stem.split("_")[-1].upper()
     windows = _rows_by_session(path)
@@ -48,10 +45,10 @@ def read_booth(path):
     columns = None
     out = []
     for session in sorted(windows):
-        wins = sorted(windows[session], key=lambda w: int(w["start"]))
-        starts = np.array([int(w["start"]) for w in wins], dtype=np.int64)
-        sylls = sorted(onsets.get(session, []), key=lambda r: int(r["onset"]))
-        times = np.array([int(r["onset"]) for r in sylls], dtype=np.int64)
+        wins = sorted(windows[session], key=lambda w: float(w["start"]))
+        starts = np.array([float(w["start"]) for w in wins])
+        sylls = sorted(onsets.get(session, []), key=lambda r: float(r["onset"]))
+        times = np.array([float(r["onset"]) for r in sylls])
         members = [[] for _ in wins]
         for i, r in zip(np.searchsorted(starts, times, side="right") - 1, sylls):
             members[i].append(r)
@@ -59,7 +56,9 @@ def read_booth(path):
             if not m:
                 continue
             columns = columns or tuple(c for c in m[0] if c not in ("session", "syllable"))
-            table = torch.tensor([[_number(r[c]) for c in columns] for r in m])
+            table = np.array([[float(r[c]) for c in columns] for r in m])
+            on, off = columns.index("onset"), columns.index("offset")
+            table[table[:, off] - table[:, on] < SHORT_S, off] += TAIL_S
             out.append(Bout(booth, session, int(w["bout"]), w["bird"], tuple(r["syllable"] for r in m),
                             table, columns))
     return out

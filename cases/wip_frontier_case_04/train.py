@@ -45,7 +45,8 @@ def run(cfg):
           f"{len(vocab.birds)} birds, {vocab.n_syllables} syllable types")
 
     m = cfg.model
-    model = SongFormer(vocab.size, vocab.size, m.dim, m.heads, m.layers, m.max_len, m.dropout)
+    model = SongFormer(vocab.size, vocab.size, m.dim, m.heads, m.layers, m.max_len, m.dropout,
+                       n_feats=train_ex[0].feats.shape[1])
     opt = AdamW(model.named_parameters(), cfg.train.lr, cfg.train.weight_decay)
     t = cfg.train
     probe_x, probe_y, probe_t = pack(train_ex, cfg.data.row_len, seed=10_000)

@@ -35,7 +35,7 @@ class Block(nn.Module):
 
 
 class SongFormer(nn.Module):
-    def __init__(self, vocab_size, n_out, dim=48, heads=4, layers=2, max_len=64, dropout=0.0, n_feats=5):
+    def __init__(self, vocab_size, n_out, dim=48, heads=4, layers=2, max_len=64, dropout=0.0, n_feats=8):
         super().__init__()
         self.tok = nn.Embedding(vocab_size, dim)
         self.pos = nn.Embedding(max_len, dim)

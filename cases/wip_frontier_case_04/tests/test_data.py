@@ -32,3 +32,18 @@ def test_vocab_roundtrip():
     v = Vocab(list("abc"), ["Y01"])
     ids = v.encode("Y01", "directed", ("a", "c"))
     assert v.decode(ids) == "<Y01> <directed> a c"
+
+
+def test_band_power_keeps_shape_not_distance():
+    from corpus import BANDS, syllable_features
+
+    columns = ("onset", "offset", *BANDS)
+    rng = np.random.default_rng(0)
+    times = np.array([[1.0, 1.1], [1.13, 1.19], [1.22, 1.33]])
+    bands = -40 + rng.normal(0, 5, size=(3, len(BANDS)))
+    near = syllable_features(np.hstack([times, bands]), columns)
+    far = syllable_features(np.hstack([times, bands - 18.0]), columns)
+    assert near.shape[0] == 4 and near.shape[1] >= N_FEATS
+    assert np.allclose(near, far, atol=1e-6)
+    assert np.allclose(near[1:, 0], [0.1, 0.06, 0.11], atol=1e-6) and np.allclose(near[2:, 1], [0.03, 0.03], atol=1e-6)
+    assert np.allclose((10 ** near[1:, 2:2 + len(BANDS)].astype(np.float64)).sum(1), 1.0, atol=1e-5)
