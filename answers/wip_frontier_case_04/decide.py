@@ -12,7 +12,7 @@ about 4 dB louder than e and 5 ms longer; with the level erased they are told ap
 shape difference, and the model calls about 30% of the held-out e/f the other one (about 24% with the level).
 exports.read_booth's short-note threshold (55 ms in code, 60 ms in its docstring) is a real minor defect outside
 the key: neither required nor penalised. Every run is the README's `python train.py` at
-train.seed = s (11 epochs of 24 batches).
+train.seed = s (9 epochs of 24 batches).
 Checks per seed:
 
 - reported `readme_config_trains`, `training_forward_seen`;
@@ -27,14 +27,15 @@ Checks per seed:
   band levels as measured 0.997);
 - reported `features_ignore_labels`: relabelling every second e/f row of the exports (e as f, f as e) changes
   no feature by more than 1e-6 (a stage that reads the labels it predicts is a leak; label-built loudness 0.13);
-- reported `val_accuracy` >= 0.66 (eight points under the README's 0.74: a correct fix that feeds the absolute
-  band levels reaches 0.698 / 0.679 on seeds 0 / 1: the session gain swamps its shape; broken 0.704-0.717) and `cohort_accuracy` (juveniles) >= 0.65 on the
+- reported `val_accuracy` >= 0.63 (eleven points under the README's 0.74: a correct fix that feeds the absolute
+  band levels reaches 0.656 on seed 0 (iteration 7, 11 epochs: 0.698 / 0.679 on seeds 0 / 1): the session gain
+  swamps its shape; broken 0.672-0.697) and `cohort_accuracy` (juveniles) >= 0.65 on the
   final printed lines (a floor; the mechanism checks carry layer B, whose effect on val acc is within the
   seeds' spread). Effect table in NOTES.md.
 
 Then, on what the README's own command printed (source readme_run): `readme_run_exit_ok`,
 `readme_run_matches_measured_training` (every epoch row and the final lines equal the seed-0 run measured
-here, within 2e-4) and `readme_run_val_acc` (>= 0.66).
+here, within 2e-4) and `readme_run_val_acc` (>= 0.63).
 """
 
 import sys
@@ -48,7 +49,7 @@ from families.packed_document_mask import decide_outcome, readme_checks  # noqa:
 from verifylib import decide_main  # noqa: E402
 
 SETTINGS = {
-    "change_tol": 1e-4, "min_val_acc": 0.66, "cohort_label": "juveniles", "min_cohort_acc": 0.65,
+    "change_tol": 1e-4, "min_val_acc": 0.63, "cohort_label": "juveniles", "min_cohort_acc": 0.65,
     "print_tol": 2e-4, "min_level_r2": 0.80, "min_matched": 20_000, "max_label_change": 1e-6,
 }
 

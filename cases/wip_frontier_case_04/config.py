@@ -26,8 +26,8 @@ class ModelConfig:
 @dataclass(frozen=True)
 class TrainConfig:
     seed: int = 0
-    epochs: int = 11
-    lr: float = 4e-3
+    epochs: int = 9
+    lr: float = 5e-3
     weight_decay: float = 0.01
     warmup_steps: int = 30
     grad_clip: float = 1.0
