@@ -465,6 +465,20 @@ def check_readme_log_equals_measured_stdout(checks: "Checks", run: dict, measure
     return ok, final_printed
 
 
+def minus_group_means(values, groups):
+    """values ((n,) or (n, k)) minus the mean of each row's group: what is left once a per-group constant (a
+    sensor's gain, an animal's baseline) is taken out, so a level measured against the group's own baseline
+    counts as much as the absolute one. Returns a float64 copy."""
+    import numpy as np
+
+    out = np.array(values, dtype=np.float64, copy=True)
+    groups = np.asarray(groups)
+    for group in np.unique(groups):
+        rows = groups == group
+        out[rows] -= out[rows].mean(axis=0)
+    return out
+
+
 def max_diff(a, b) -> float:
     """Largest absolute difference of two tensors (inf when their shapes differ or a value is NaN)."""
     if a.shape != b.shape:

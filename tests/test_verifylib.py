@@ -11,6 +11,7 @@ from verifylib import (  # noqa: E402
     Checks,
     check_readme_log_equals_measured_stdout,
     is_training_model,
+    minus_group_means,
     run_readme_config,
     workspace_holders,
 )
@@ -143,3 +144,15 @@ def test_the_training_model_is_a_training_module_with_gradients_and_a_trainable_
     assert not is_training_model(model.eval())
     with torch.no_grad():
         assert not is_training_model(model.train())
+
+
+def test_group_means_are_taken_out_per_group_and_the_input_is_left_alone():
+    np = pytest.importorskip("numpy")
+    values = np.array([[1.0, 10.0], [3.0, 30.0], [5.0, 7.0]])
+    out = minus_group_means(values, np.array(["a", "a", "b"]))
+    assert np.allclose(out, [[-1.0, -10.0], [1.0, 10.0], [0.0, 0.0]])
+    assert values[0, 0] == 1.0  # a copy: read-only or shared inputs are not written
+    level = np.array([2.0, 4.0, 9.0])
+    assert np.allclose(minus_group_means(level + np.array([100.0, 100.0, -5.0]), ["a", "a", "b"]),
+                       minus_group_means(level, ["a", "a", "b"]))  # a per-group constant is gone
+

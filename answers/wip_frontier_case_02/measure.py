@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
 from families.keras_bn_momentum import run_recorded  # noqa: E402
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+from verifylib import import_workspace_module, measure_main, minus_group_means, require  # noqa: E402
 
 CONFIG = "configs/herd26.toml"  # train.py's default --config
 
@@ -47,7 +47,7 @@ def measure(seed, rec):
     if x.ndim != 2 or x.shape[0] != len(ids) or len(set(ids)) != len(raw) or not set(ids) <= set(raw.index):
         rec.put("loudness_r2", float("-inf"))
         return
-    y = loud.loc[ids].to_numpy(dtype=np.float64).copy()
+    y = loud.loc[ids].to_numpy(dtype=np.float64)
     with np.errstate(all="ignore"):
         design = np.hstack([x, np.log10(np.abs(x) + 1e-9)])
     design = design[:, np.isfinite(design).all(axis=0)]
@@ -55,10 +55,7 @@ def measure(seed, rec):
     # absolute one (it drops the collar's gain and keeps the lame window's extra loudness), so the fit is taken
     # after removing each cow's mean from both sides.
     cows = (raw["farm"] + "/" + raw["collar"]).loc[ids].to_numpy()
-    for cow in np.unique(cows):
-        rows = cows == cow
-        y[rows] -= y[rows].mean()
-        design[rows] -= design[rows].mean(axis=0)
+    y, design = minus_group_means(y, cows), minus_group_means(design, cows)
     coef, *_ = np.linalg.lstsq(design, y, rcond=None)
     resid = y - design @ coef
     rec.put("loudness_r2", float(1.0 - resid.var() / y.var()))

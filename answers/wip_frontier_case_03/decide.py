@@ -46,7 +46,7 @@ sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
 from families.compounding_augmentation import decide_training, readme_checks  # noqa: E402
-from verifylib import decide_main, pristine_case  # noqa: E402
+from verifylib import decide_main, minus_group_means, pristine_case  # noqa: E402
 
 SETTINGS = {
     "min_forwards": 600, "window_div": 4, "max_sq_ratio": 1.015,
@@ -106,18 +106,6 @@ def r2(x, y):
     return float(1.0 - resid.var() / max(float(y.var()), 1e-12))
 
 
-def within_cow(v, cows):
-    """v minus each cow's mean: what is left once a per-cow constant (a collar's fit, a cow's baseline) is
-    taken out, so a level measured against the cow's own baseline counts as much as the absolute one."""
-    import numpy as np
-
-    out = np.array(v, dtype=float, copy=True)
-    for cow in np.unique(cows):
-        rows = cows == cow
-        out[rows] -= out[rows].mean(axis=0)
-    return out
-
-
 def decide(seed, m, checks):
     import numpy as np
 
@@ -132,7 +120,7 @@ def decide(seed, m, checks):
                  bound=f">= {MIN_MATCHED_COLUMNS} of the held-out windows' non-band readings reproduced linearly "
                        f"(R^2 >= {MIN_MATCH_R2}) by the last evaluation pass's {x.shape[0] if x.ndim == 2 else 0} "
                        f"input rows (need {len(level)})", source="recomputed")
-    fit = r2(within_cow(x, cows), within_cow(level, cows)) if same_rows else 0.0
+    fit = r2(minus_group_means(x, cows), minus_group_means(level, cows)) if same_rows else 0.0
     checks.check("inputs_carry_motion_level", fit >= MIN_R2, value=fit,
                  bound=f">= {MIN_R2} (R^2 of each held-out window's log10 total band energy, recomputed from the "
                        f"exports, regressed linearly on the model's inputs, both within each cow: a level "
