@@ -479,6 +479,19 @@ def minus_group_means(values, groups):
     return out
 
 
+def linear_fit_r2(x, y) -> float:
+    """R^2 of the least-squares fit of ``y`` ((n,)) on the columns of ``x`` ((n, k)) and an intercept: how much of
+    a level the model's inputs carry, whatever linear form a fix gives it. A constant ``y`` gives 1 - var(resid)
+    / 1e-12 rather than a division by zero."""
+    import numpy as np
+
+    y = np.asarray(y, dtype=np.float64)
+    design = np.hstack([np.asarray(x, dtype=np.float64).reshape(len(y), -1), np.ones((len(y), 1))])
+    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+    resid = y - design @ coef
+    return float(1.0 - resid.var() / max(float(y.var()), 1e-12))
+
+
 def max_diff(a, b) -> float:
     """Largest absolute difference of two tensors (inf when their shapes differ or a value is NaN)."""
     if a.shape != b.shape:

@@ -11,6 +11,7 @@ from verifylib import (  # noqa: E402
     Checks,
     check_readme_log_equals_measured_stdout,
     is_training_model,
+    linear_fit_r2,
     minus_group_means,
     run_readme_config,
     workspace_holders,
@@ -156,3 +157,20 @@ def test_group_means_are_taken_out_per_group_and_the_input_is_left_alone():
     assert np.allclose(minus_group_means(level + np.array([100.0, 100.0, -5.0]), ["a", "a", "b"]),
                        minus_group_means(level, ["a", "a", "b"]))  # a per-group constant is gone
 
+
+
+def test_linear_fit_r2_measures_how_much_of_a_level_the_inputs_carry():
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(200, 3))
+    level = 2.0 * x[:, 0] - x[:, 2] + 5.0
+    assert linear_fit_r2(x, level) == pytest.approx(1.0)  # any linear form, any offset (the intercept)
+    assert linear_fit_r2(x[:, 1:2], level) < 0.05  # a column that does not carry it
+    noisy = level + rng.normal(scale=float(level.std()), size=200)
+    assert 0.3 < linear_fit_r2(x, noisy) < 0.7
+    assert linear_fit_r2(x[:, 0], level + x[:, 2]) == pytest.approx(1.0)  # one column given as (n,)
+    centred = x - x.mean(0)  # on mean-zero data the intercept changes nothing: the fits it replaced had none
+    coef, *_ = np.linalg.lstsq(centred, noisy - noisy.mean(), rcond=None)
+    without = 1.0 - (noisy - noisy.mean() - centred @ coef).var() / noisy.var()
+    assert linear_fit_r2(centred, noisy - noisy.mean()) == pytest.approx(without, abs=1e-12)
+    assert np.isfinite(linear_fit_r2(x, np.full(200, 3.0)))  # a constant level: no division by zero

@@ -19,7 +19,7 @@ the README run's printed epoch rows with the measured seed-0 run.
 import hashlib
 import re
 
-from verifylib import check_readme_log_equals_measured_stdout, run_readme_config
+from verifylib import check_readme_log_equals_measured_stdout, linear_fit_r2, run_readme_config
 
 
 def run_recorded(rec, seed, load_config, run_fn, config_path):
@@ -198,11 +198,7 @@ def size_fit(x, truth):
     rows, recs = best
     if len(rows) < 50:
         return 0.0, len(rows)
-    A = np.hstack([x[rows], np.ones((len(rows), 1))])
-    y = size[recs]
-    coef, *_ = np.linalg.lstsq(A, y, rcond=None)
-    resid = y - A @ coef
-    return float(1.0 - resid.var() / max(y.var(), 1e-12)), len(rows)
+    return linear_fit_r2(x[rows], size[recs]), len(rows)
 
 
 def readme_checks(run, measured, checks, s):

@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
 from families.keras_bn_momentum import run_recorded  # noqa: E402
-from verifylib import import_workspace_module, measure_main, minus_group_means, require  # noqa: E402
+from verifylib import import_workspace_module, linear_fit_r2, measure_main, minus_group_means, require  # noqa: E402
 
 CONFIG = "configs/herd26.toml"  # train.py's default --config
 
@@ -56,9 +56,7 @@ def measure(seed, rec):
     # after removing each cow's mean from both sides.
     cows = (raw["farm"] + "/" + raw["collar"]).loc[ids].to_numpy()
     y, design = minus_group_means(y, cows), minus_group_means(design, cows)
-    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
-    resid = y - design @ coef
-    rec.put("loudness_r2", float(1.0 - resid.var() / y.var()))
+    rec.put("loudness_r2", linear_fit_r2(design, y))
     # The same inputs from exports whose state column is shuffled within each farm: a feature built with the
     # labels (a loudness against the cow's windows labelled normal, say) moves; one built from readings does not.
     import tempfile

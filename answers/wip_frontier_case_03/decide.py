@@ -46,7 +46,7 @@ sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
 from families.compounding_augmentation import decide_training, readme_checks  # noqa: E402
-from verifylib import decide_main, minus_group_means, pristine_case  # noqa: E402
+from verifylib import decide_main, linear_fit_r2, minus_group_means, pristine_case  # noqa: E402
 
 SETTINGS = {
     "min_forwards": 600, "window_div": 4, "max_sq_ratio": 1.015,
@@ -97,15 +97,6 @@ def held_out_windows(export_dir):
     return x[:, other], np.log10(x[:, bands].sum(axis=1)), herd_keys[is_val]
 
 
-def r2(x, y):
-    import numpy as np
-
-    a = np.hstack([x, np.ones((len(x), 1))])
-    coef, *_ = np.linalg.lstsq(a, y, rcond=None)
-    resid = y - a @ coef
-    return float(1.0 - resid.var() / max(float(y.var()), 1e-12))
-
-
 def decide(seed, m, checks):
     import numpy as np
 
@@ -114,13 +105,13 @@ def decide(seed, m, checks):
     x, relabelled = t["val"].double().numpy(), t["relabelled"].double().numpy()
     readings, level, cows = held_out_windows(pristine_case() / "data" / "exports")
     same_rows = x.ndim == 2 and x.shape[0] == len(level) and x.shape[1] > 0 and np.isfinite(x).all()
-    fits = [r2(x, readings[:, j]) for j in range(readings.shape[1])] if same_rows else []
+    fits = [linear_fit_r2(x, readings[:, j]) for j in range(readings.shape[1])] if same_rows else []
     matched = sum(f >= MIN_MATCH_R2 for f in fits)
     checks.check("val_rows_matched", same_rows and matched >= MIN_MATCHED_COLUMNS, value=matched,
                  bound=f">= {MIN_MATCHED_COLUMNS} of the held-out windows' non-band readings reproduced linearly "
                        f"(R^2 >= {MIN_MATCH_R2}) by the last evaluation pass's {x.shape[0] if x.ndim == 2 else 0} "
                        f"input rows (need {len(level)})", source="recomputed")
-    fit = r2(minus_group_means(x, cows), minus_group_means(level, cows)) if same_rows else 0.0
+    fit = linear_fit_r2(minus_group_means(x, cows), minus_group_means(level, cows)) if same_rows else 0.0
     checks.check("inputs_carry_motion_level", fit >= MIN_R2, value=fit,
                  bound=f">= {MIN_R2} (R^2 of each held-out window's log10 total band energy, recomputed from the "
                        f"exports, regressed linearly on the model's inputs, both within each cow: a level "

@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE))
 if not (HERE / "families").is_dir():  # in the repository, not the verifier's bundle: answers/families/
     sys.path.append(str(HERE.parent))
 from families.packed_document_mask import run_probed  # noqa: E402
-from verifylib import import_workspace_module, measure_main, require  # noqa: E402
+from verifylib import import_workspace_module, linear_fit_r2, measure_main, require  # noqa: E402
 
 CONFIG = "configs/spring26.toml"  # train.py's default --config
 # Token ids of the case's vocabulary (vocab.Vocab over the exports): 12 syllables are 1..12, the 10 birds'
@@ -99,10 +99,8 @@ def level_fit(examples, export_dir):
         ys.append(level - level.mean())
     if not xs:
         return 0, 0.0
-    x, y = np.vstack(xs), np.concatenate(ys)
-    coef, *_ = np.linalg.lstsq(x, y, rcond=None)
-    resid = y - x @ coef
-    return len(y), float(1.0 - resid.var() / y.var())
+    y = np.concatenate(ys)
+    return len(y), linear_fit_r2(np.vstack(xs), y)
 
 
 def label_dependence(cfg_swapped, train, examples):

@@ -37,7 +37,7 @@ if not (HERE / "families").is_dir():  # in the repository, not the verifier's bu
 from families.decay_groups import decide_training, readme_checks  # noqa: E402
 
 from make_data import is_error_report, split_index, val_tickets  # noqa: E402
-from verifylib import decide_main  # noqa: E402
+from verifylib import decide_main, linear_fit_r2  # noqa: E402
 
 SETTINGS = {
     "queues": ["account_access", "billing", "shipping", "returns", "technical",
@@ -58,11 +58,7 @@ LEVEL = {r["id"]: math.log10(1.0 + sum(r["activity"].values())) for r in RECORDS
 def level_r2(ids, x):
     import numpy as np
 
-    y = np.array([LEVEL[i] for i in ids])
-    a = np.hstack([np.asarray(x, dtype=np.float64), np.ones((len(y), 1))])
-    coef, *_ = np.linalg.lstsq(a, y, rcond=None)
-    resid = y - a @ coef
-    return 1.0 - float(resid @ resid) / float(((y - y.mean()) ** 2).sum())
+    return linear_fit_r2(x, np.array([LEVEL[i] for i in ids]))
 
 
 def decide(seed, m, checks):
