@@ -47,3 +47,18 @@ def test_band_power_keeps_shape_not_distance():
     assert np.allclose(near, far, atol=1e-6)
     assert np.allclose(near[1:, 0], [0.1, 0.06, 0.11], atol=1e-6) and np.allclose(near[2:, 1], [0.03, 0.03], atol=1e-6)
     assert np.allclose((10 ** near[1:, 2:2 + len(BANDS)].astype(np.float64)).sum(1), 1.0, atol=1e-5)
+
+
+def test_one_note_level_stays_out_of_its_inputs():
+    """A bird turning on its perch moves one note's level by several dB, every band with it, while the
+    microphone stays where it is; the note's inputs must not move with it."""
+    from corpus import BANDS, syllable_features
+
+    columns = ("onset", "offset", *BANDS)
+    rng = np.random.default_rng(1)
+    times = np.array([[2.0, 2.06], [2.09, 2.2], [2.24, 2.29], [2.31, 2.4]])
+    bands = -45 + rng.normal(0, 5, size=(4, len(BANDS)))
+    turned = bands.copy()
+    turned[2] += 6.0
+    base = syllable_features(np.hstack([times, bands]), columns)
+    assert np.allclose(base, syllable_features(np.hstack([times, turned]), columns), atol=1e-6)
